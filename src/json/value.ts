@@ -65,7 +65,7 @@ export function isEmpty(v: Value | undefined): boolean {
   if (v instanceof PhpFloat) return v.value === 0;
   if (Array.isArray(v)) return v.length === 0;
   if (v instanceof JsonObject) return false;
-  return v.size === 0;
+  return (v as PhpArray).size === 0;
 }
 
 export function truthy(v: Value | undefined): boolean {

@@ -1,0 +1,22 @@
+/**
+ * Chooses the authenticator of a configuration (spec 02 §2). Importing the method files
+ * registers them.
+ */
+import { isEmpty, member } from '../json/value.ts';
+import { phpString } from '../json/numbers.ts';
+import type { Authenticator } from '../http/client.ts';
+import { getAuthMethod, type AuthSetup } from './registry.ts';
+
+export const NO_AUTH: Authenticator = { authenticate: async () => {} };
+
+export function createAuthenticator(setup: AuthSetup): Authenticator | undefined {
+  const type = member(setup.config, 'type');
+  if (isEmpty(type)) {
+    setup.logger.debug('Using no authentication.');
+    return undefined;
+  }
+  const name = typeof type === 'string' ? type : phpString(type ?? null);
+  const spec = getAuthMethod(name);
+  setup.logger.debug(`Using '${name}' authentication.`);
+  return spec.create(setup);
+}

@@ -1,0 +1,53 @@
+/**
+ * Authentication methods by name (`api.authentication.type`). Each method lives in its own
+ * file and registers itself with a spec that documents it; an unknown name is a user error
+ * that lists the known ones.
+ */
+import { UserError } from '../errors/UserError.ts';
+import type { Value } from '../json/value.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Authenticator } from '../http/client.ts';
+
+export interface AuthSetup {
+  /** `api.authentication` (may be absent). */
+  config: Value | undefined;
+  /** Legacy `api.query`, when present. */
+  legacyQuery: Value | undefined;
+  /** Configuration attributes (`parameters.config` after the iteration merge, without jobs). */
+  attributes: Value;
+  /** `authorization.oauth_api.credentials` from the root of config.json. */
+  oauthCredentials: Value | undefined;
+  baseUrl: string;
+  logger: Logger;
+  /** Injectable clock (ms) and nonce source for deterministic tests. */
+  nowMs: () => number;
+  nonce: () => string;
+}
+
+export interface AuthMethodSpec {
+  type: string;
+  description: string;
+  /** Validates the configuration and returns the authenticator (throws UserError on bad config). */
+  create(setup: AuthSetup): Authenticator;
+}
+
+const methods = new Map<string, AuthMethodSpec>();
+
+export function registerAuthMethod(spec: AuthMethodSpec): void {
+  methods.set(spec.type, spec);
+}
+
+export function authMethodTypes(): string[] {
+  return [...methods.keys()];
+}
+
+export function getAuthMethod(type: string): AuthMethodSpec {
+  const spec = methods.get(type);
+  if (!spec) {
+    throw new UserError(`Unknown authorization type '${type}'.`, {
+      configPath: 'parameters.api.authentication.type',
+      context: { knownTypes: authMethodTypes() },
+    });
+  }
+  return spec;
+}

@@ -1,0 +1,58 @@
+/** The data-folder contract (spec 01 §1.1–§1.3): where things are and how they are read. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
+import { decodeJson, decodeUtf8Lossy } from '../json/decode.ts';
+import { PhpArray, type Value } from '../json/value.ts';
+import type { Logger } from '../logging/logger.ts';
+
+export function resolveDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const stripped = (env['KBC_DATADIR'] ?? '').replace(/\/+$/, '');
+  return stripped === '' ? '/data' : stripped;
+}
+
+/** Configuration root: an object (PhpArray) or a list. Missing or invalid → application error. */
+export function readConfigFile(dataDir: string): PhpArray | Value[] {
+  const file = path.join(dataDir, 'config.json');
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch {
+    throw new ApplicationError(`Configuration file '${dataDir}/config.json' not found.`);
+  }
+  let value: Value;
+  try {
+    value = decodeJson(decodeUtf8Lossy(bytes), 'config');
+  } catch (e) {
+    if (e instanceof JsonDecodeError) throw new ApplicationError(`Configuration file is not a valid JSON: ${e.reason}`);
+    throw e;
+  }
+  if (!(value instanceof PhpArray) && !Array.isArray(value)) {
+    throw new ApplicationError(`Configuration file '${dataDir}/config.json' must contain a JSON object, ${value === null ? 'null' : typeof value} given.`);
+  }
+  return value;
+}
+
+/** `in/state.json`: optional; unreadable or invalid → warning and an empty state. */
+export function readInputState(dataDir: string, logger: Logger): PhpArray {
+  const file = path.join(dataDir, 'in', 'state.json');
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch {
+    logger.warning(`State file not found Configuration file '${dataDir}/in/state.json' not found.`);
+    return new PhpArray();
+  }
+  let value: Value;
+  try {
+    value = decodeJson(decodeUtf8Lossy(bytes), 'config');
+  } catch (e) {
+    if (!(e instanceof JsonDecodeError)) throw e;
+    logger.warning(`State file not found Configuration file is not a valid JSON: ${e.reason}`);
+    return new PhpArray();
+  }
+  if (Array.isArray(value)) return new PhpArray(value.map((v, i) => [String(i), v]));
+  if (!(value instanceof PhpArray)) throw new ApplicationError(`State file '${dataDir}/in/state.json' must contain a JSON object.`);
+  return value;
+}

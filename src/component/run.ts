@@ -1,0 +1,216 @@
+/**
+ * One run of the component (spec 01 §1.6): data folder → configurations → jobs → tables,
+ * manifests and state. Nothing reaches `out/` unless the whole run succeeds.
+ */
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
+import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
+import { buildConfigurations, attributesOf, type Configuration } from '../config/configurations.ts';
+import { createAuthenticator } from '../auth/index.ts';
+import { flattenContext } from '../functions/index.ts';
+import { HttpClient } from '../http/client.ts';
+import { Transport } from '../http/transport.ts';
+import { pjson } from '../json/encode.ts';
+import { phpString } from '../json/numbers.ts';
+import { isEmpty, member, PhpArray, truthy, type Value } from '../json/value.ts';
+import { createLogger, type Logger } from '../logging/logger.ts';
+import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
+import { JobRunner, compatLevelOf } from '../jobs/runner.ts';
+import { OutputStaging } from '../output/staging.ts';
+import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
+import { RunState } from './state.ts';
+import { checkPlatformSections } from './platformSections.ts';
+
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Log line sink (stdout by default). */
+  write?: (line: string) => void;
+  nowMs?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+interface BucketResult {
+  bucket: string | null;
+  parser: AutoParser;
+  incremental: Value | undefined;
+}
+
+function bucketOf(config: PhpArray, api: ApiDescription): string | null {
+  const outputBucket = config.get('outputBucket');
+  if (!isEmpty(outputBucket)) return phpString(outputBucket!);
+  const id = config.get('id');
+  if (!isEmpty(id)) return `ex-api-${api.name}-${phpString(id!)}`;
+  return null;
+}
+
+function incrementalFlag(v: Value | undefined): boolean {
+  if (isEmpty(v)) return false;
+  if (v === true) return true;
+  throw new ApplicationError('incrementalOutput must be a boolean.', { context: { path: 'parameters.config.incrementalOutput' } });
+}
+
+export function manifestJson(bucket: string | null, table: string, incremental: boolean, primaryKey: readonly string[] = []): string {
+  const manifest = new PhpArray();
+  if (bucket !== null) manifest.set('destination', `in.c-${bucket}.${table}`);
+  manifest.set('incremental', incremental);
+  if (primaryKey.length > 0) manifest.set('primary_key', [...primaryKey]);
+  return pjson(manifest, 'shortest');
+}
+
+export function exitCodeFor(error: unknown): number {
+  return error instanceof UserError ? 1 : 2;
+}
+
+export async function runComponent(options: RunOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const nowMs = options.nowMs ?? Date.now;
+  const logger = createLogger(options.write ? { write: options.write } : {});
+  const dataDir = resolveDataDir(env);
+  let staging: OutputStaging | undefined;
+  const parsers: AutoParser[] = [];
+  const onSignal = (signal: NodeJS.Signals): void => {
+    staging?.discard();
+    logger.error(`Extraction interrupted by ${signal}; no tables or state were written.`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  try {
+    const root = readConfigFile(dataDir);
+    logger.secrets.collectFrom(root);
+    const action = member(root, 'action');
+    if (!isEmpty(action) && action !== 'run') {
+      throw new UserError(`Action '${phpString(action!)}' is not supported: this component only runs extractions (action "run").`, { configPath: 'action' });
+    }
+    const inputState = readInputState(dataDir, logger);
+    const parameters = member(root, 'parameters');
+    const configurations = buildConfigurations(parameters);
+    checkPlatformSections(parameters);
+    const state = new RunState(inputState, Math.floor(nowMs() / 1000));
+    staging = new OutputStaging(dataDir);
+    const buckets = new Map<string | null, BucketResult>();
+    let previousParser: AutoParser | undefined;
+
+    for (const configuration of configurations) {
+      const result = await runConfiguration(configuration, { root, parameters, logger, state, staging, buckets, previousParser, nowMs, sleep: options.sleep, parsers });
+      previousParser = result;
+    }
+
+    for (const result of buckets.values()) {
+      logger.debug(`Processing results for ${result.bucket ?? '__kbc_default'}.`);
+      const incremental = incrementalFlag(result.incremental);
+      const sink = staging.sink(result.bucket);
+      await result.parser.writeTables(sink);
+      for (const table of sink.opened.keys()) {
+        staging.setManifest(OutputStaging.fileName(result.bucket, table), manifestJson(result.bucket, table, incremental));
+      }
+    }
+
+    const finalState = state.finish();
+    const counts = staging.rowCounts();
+    staging.commit();
+    staging = undefined;
+    RunState.write(dataDir, finalState);
+    for (const [file, rows] of counts) logger.info(`Table ${file}: ${rows} rows.`);
+    logger.info('Extractor finished successfully.');
+    return 0;
+  } catch (error) {
+    staging?.discard();
+    const code = exitCodeFor(error);
+    const err = error as Error & { context?: Record<string, unknown>; configPath?: string };
+    const context: Record<string, unknown> = { ...(err.context ?? {}) };
+    if (err instanceof UserError && err.configPath !== undefined) context['configPath'] = err.configPath;
+    if (code === 2 && !(err instanceof ApplicationError)) {
+      context['exception'] = err?.constructor?.name ?? typeof err;
+      context['trace'] = String(err?.stack ?? '').split('\n').slice(0, 6).join(' | ');
+    }
+    logger.error(err instanceof Error ? err.message : String(err), context);
+    return code;
+  } finally {
+    for (const parser of parsers) parser.close();
+    process.removeListener('SIGTERM', onSignal);
+    process.removeListener('SIGINT', onSignal);
+  }
+}
+
+interface ConfigurationRun {
+  root: Value;
+  parameters: Value | undefined;
+  logger: Logger;
+  state: RunState;
+  staging: OutputStaging;
+  buckets: Map<string | null, BucketResult>;
+  previousParser: AutoParser | undefined;
+  nowMs: () => number;
+  sleep: ((ms: number) => Promise<void>) | undefined;
+  parsers: AutoParser[];
+}
+
+async function runConfiguration(configuration: Configuration, run: ConfigurationRun): Promise<AutoParser> {
+  const { config } = configuration;
+  const { logger } = run;
+  logger.setLevel(truthy(config.get('debug')) ? 'debug' : 'info');
+  const api = buildApiDescription(run.parameters, config, logger);
+  const authenticator = createAuthenticator({
+    config: api.authentication,
+    legacyQuery: api.api.get('query'),
+    attributes: attributesOf(config),
+    oauthCredentials: member(member(member(run.root, 'authorization'), 'oauth_api'), 'credentials'),
+    baseUrl: api.baseUrl,
+    logger,
+    nowMs: run.nowMs,
+    nonce: () => Math.random().toString(36).slice(2, 12),
+  });
+  const bucket = bucketOf(config, api);
+  let entry = run.buckets.get(bucket);
+  if (!entry) {
+    const parser = createAutoParser({
+      state: run.state.input,
+      compatLevel: config.get('compatLevel'),
+      spoolDir: run.staging.spoolDir,
+      logger,
+      ...(run.previousParser ? { inherit: run.previousParser } : {}),
+    });
+    run.parsers.push(parser);
+    entry = { bucket, parser, incremental: undefined };
+    run.buckets.set(bucket, entry);
+  }
+  entry.incremental = config.get('incrementalOutput');
+
+  const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  const transport = new Transport({
+    connectTimeoutMs: api.connectTimeoutMs,
+    requestTimeoutMs: api.requestTimeoutMs,
+    ...(api.caCertificate !== undefined ? { ca: api.caCertificate } : {}),
+    ...(api.clientCertificate !== undefined ? { cert: api.clientCertificate.cert, key: api.clientCertificate.key } : {}),
+  });
+  const client = new HttpClient({
+    transport,
+    retry: api.retry,
+    logger,
+    ...(authenticator ? { authenticator } : {}),
+    ...(run.sleep ? { sleep: run.sleep } : {}),
+    nowMs: run.nowMs,
+  });
+  const runner = new JobRunner({
+    config,
+    api,
+    client,
+    settings: { baseUrl: api.baseUrl, clientHeaders, defaultOptions: api.defaultOptions },
+    sink: entry.parser,
+    logger,
+    functions: { attr: flattenContext(attributesOf(config)), time: flattenContext(run.state.timeValues()) },
+    compatLevel: compatLevelOf(config),
+    nowMs: run.nowMs,
+  });
+  try {
+    await runner.run();
+  } finally {
+    transport.close();
+  }
+  if (isEmpty(config.get('mappings'))) {
+    const { struct, version } = entry.parser.stateEntries();
+    run.state.mergeParser(struct, version);
+  }
+  return entry.parser;
+}

@@ -1,0 +1,167 @@
+/**
+ * The API description of one configuration (spec 01 §1.6 step 9.2, §2.4 group C, §3.1):
+ * checks in the reference's order, then typed settings for the HTTP layer.
+ */
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
+import { evaluate, flattenContext } from '../functions/index.ts';
+import { phpString } from '../json/numbers.ts';
+import { isEmpty, isMap, member, PhpArray, PhpFloat, phpType, type Value } from '../json/value.ts';
+import { HeaderList, headerValues } from '../http/headers.ts';
+import { retryPolicyFrom, type RetryPolicy } from '../http/retry.ts';
+import { isValidUrl } from '../http/url.ts';
+import type { Logger } from '../logging/logger.ts';
+import { decodeJson } from '../json/decode.ts';
+import { validateApiSection } from './validate.ts';
+import { attributesOf } from './configurations.ts';
+
+export interface ApiDescription {
+  baseUrl: string;
+  name: string;
+  retry: RetryPolicy;
+  ignoreErrors: Value[];
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  caCertificate: string | undefined;
+  clientCertificate: { cert: string; key: string } | undefined;
+  defaultOptions: Value | undefined;
+  pagination: Value | undefined;
+  authentication: Value | undefined;
+  /** Unevaluated `api.http.headers` ⊕ `config.http.headers`. */
+  headerDefinitions: PhpArray;
+  api: PhpArray;
+}
+
+function seconds(v: Value | undefined, fallback: number): number {
+  if (isEmpty(v)) return fallback;
+  const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v instanceof PhpFloat ? v.value : typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v) ? Number(v) : NaN;
+  return Number.isFinite(n) && n > 0 ? n * 1000 : fallback;
+}
+
+/** Splits a PEM bundle into certificate blocks and the private key block. */
+export function splitPem(pem: string): { cert: string; key: string } {
+  const blocks = pem.match(/-----BEGIN [^-]+-----[\s\S]*?-----END [^-]+-----/g) ?? [];
+  const key = blocks.filter((b) => /PRIVATE KEY/.test(b)).join('\n');
+  const cert = blocks.filter((b) => !/PRIVATE KEY/.test(b)).join('\n');
+  return { cert, key };
+}
+
+function resolveBaseUrl(api: PhpArray, attrs: PhpArray, logger: Logger): string {
+  let base = api.get('baseUrl');
+  if (isEmpty(base)) throw new UserError("The 'baseUrl' attribute must be set in API configuration", { configPath: 'parameters.api.baseUrl' });
+  if (typeof base === 'string') {
+    if (isValidUrl(base)) return base;
+    let decoded: Value;
+    try {
+      decoded = decodeJson(base, 'config');
+    } catch {
+      throw new UserError("The 'baseUrl' attribute in API configuration is not a valid URL", { configPath: 'parameters.api.baseUrl' });
+    }
+    logger.warning('Passing json-encoded baseUrl is deprecated.');
+    base = decoded;
+  }
+  let result: Value;
+  try {
+    result = evaluate(base!, { attr: flattenContext(attrs) });
+  } catch (e) {
+    if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: 'parameters.api.baseUrl' });
+    throw e;
+  }
+  if (typeof result !== 'string' || !isValidUrl(result)) {
+    const shown = typeof result === 'string' ? result : phpString(isMap(result) || Array.isArray(result) ? null : result);
+    throw new UserError(`The "baseUrl" attribute in API configuration resulted in an invalid URL (${shown})`, { configPath: 'parameters.api.baseUrl' });
+  }
+  return result;
+}
+
+function mapOf(v: Value | undefined): PhpArray {
+  return v instanceof PhpArray ? v : new PhpArray();
+}
+
+export function buildApiDescription(parameters: Value | undefined, config: PhpArray, logger: Logger): ApiDescription {
+  const apiValue = member(parameters, 'api');
+  if (apiValue === undefined || apiValue === null) throw new UserError("The 'api' section is required in configuration.", { configPath: 'parameters.api' });
+  validateApiSection(apiValue, 'parameters.api');
+  const api = mapOf(apiValue);
+  const attrs = attributesOf(config);
+  const http = mapOf(api.get('http'));
+
+  const required = http.get('requiredHeaders');
+  const configHeaders = mapOf(member(config.get('http'), 'headers'));
+  if (Array.isArray(required) || required instanceof PhpArray) {
+    for (const name of Array.isArray(required) ? required : required.values()) {
+      const key = phpString(name as Value);
+      if (isEmpty(configHeaders.get(key))) {
+        throw new UserError(`Missing required header ${key} in 'config.http.headers'.`, { configPath: `parameters.config.http.headers.${key}` });
+      }
+    }
+  }
+
+  const pagination = api.get('pagination');
+  const pages = member(pagination, 'pages');
+  if (pages !== undefined && !(typeof pages === 'number' || typeof pages === 'bigint' || (typeof pages === 'string' && /^\d+$/.test(pages)))) {
+    throw new UserError(`Value "pages" in "api.pagination" has to be int, ${phpType(pages)} given.`, { configPath: 'parameters.api.pagination.pages' });
+  }
+
+  const baseUrl = resolveBaseUrl(api, attrs, logger);
+
+  const ca = api.get('caCertificate');
+  if (ca === '') throw new ApplicationError('Key "api.caCertificate" is not configured.');
+  const clientCert = api.get('#clientCertificate');
+  if (clientCert === '') throw new ApplicationError('Key "api.clientCertificate" is not configured.');
+
+  const headerDefinitions = new PhpArray();
+  for (const source of [http.get('headers'), config.get('http') instanceof PhpArray ? member(config.get('http'), 'headers') : undefined]) {
+    if (source instanceof PhpArray && source.size > 0) for (const [k, v] of source) headerDefinitions.set(k, v);
+  }
+
+  const ignore = http.get('ignoreErrors');
+  return {
+    baseUrl,
+    name: isEmpty(api.get('name')) ? 'generic' : phpString(api.get('name')!),
+    retry: retryPolicyFrom(api.get('retryConfig')),
+    ignoreErrors: Array.isArray(ignore) ? ignore : ignore instanceof PhpArray ? [...ignore.values()] : [],
+    connectTimeoutMs: seconds(http.get('connectTimeout'), 30_000),
+    requestTimeoutMs: seconds(http.get('requestTimeout'), 300_000),
+    caCertificate: typeof ca === 'string' ? ca : undefined,
+    clientCertificate: typeof clientCert === 'string' ? splitPem(clientCert) : undefined,
+    defaultOptions: http.get('defaultOptions'),
+    pagination,
+    authentication: api.get('authentication'),
+    headerDefinitions,
+    api,
+  };
+}
+
+/** Client headers evaluated once per configuration with the `attr` context (01 §3.6, D1). */
+export function evaluateClientHeaders(definitions: PhpArray, config: PhpArray): HeaderList {
+  const attrs = attributesOf(config);
+  const list = new HeaderList();
+  const ctx = { attr: flattenContext(attrs) };
+  for (const [name, raw] of definitions) {
+    let value: Value;
+    try {
+      value = isMap(raw) ? evaluate(raw, ctx) : raw;
+    } catch (e) {
+      if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: `parameters.api.http.headers.${name}` });
+      throw e;
+    }
+    const objectPath = findObject(value, name);
+    if (objectPath !== undefined) {
+      throw new UserError(`Invalid configuration: invalid type "object" in headers at path: ${objectPath}`, { configPath: `parameters.api.http.headers.${name}` });
+    }
+    list.append(name, headerValues(value));
+  }
+  return list;
+}
+
+function findObject(v: Value, path: string): string | undefined {
+  if (isMap(v)) return path;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const found = findObject(v[i]!, `${path}.${i}`);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}

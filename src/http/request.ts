@@ -1,0 +1,121 @@
+/**
+ * From a request description (the job's request: endpoint, params, method, headers) to a
+ * prepared request (spec 01 §3.3–§3.6): default options merged, params in the query (GET) or
+ * the body (POST/FORM), URL resolved against baseUrl, headers in the reference's order.
+ */
+import { UserError } from '../errors/UserError.ts';
+import { pjson } from '../json/encode.ts';
+import { isEmpty, isMap, PhpArray, type Value } from '../json/value.ts';
+import { HeaderList, headerValues } from './headers.ts';
+import { httpBuildQuery, mergeParamsIntoUrl } from './query.ts';
+import { resolveUrl } from './url.ts';
+import type { PreparedRequest, RequestUrl } from './prepared.ts';
+
+export const USER_AGENT = 'GuzzleHttp/7';
+
+function isPhpArrayLike(v: Value | undefined): v is Value[] | PhpArray {
+  return Array.isArray(v) || v instanceof PhpArray;
+}
+
+function entriesOf(v: Value[] | PhpArray): [string, Value][] {
+  return Array.isArray(v) ? v.map((x, i) => [String(i), x]) : [...v.entries()];
+}
+
+/** PHP `array_replace_recursive`: lists merge by index, configuration maps by key. */
+export function replaceRecursive(base: Value[] | PhpArray, replacement: Value[] | PhpArray): Value[] | PhpArray {
+  const merged = new Map<string, Value>(entriesOf(base));
+  for (const [k, v] of entriesOf(replacement)) {
+    const old = merged.get(k);
+    merged.set(k, isPhpArrayLike(old) && isPhpArrayLike(v) ? replaceRecursive(old, v) : v);
+  }
+  if (Array.isArray(base) && Array.isArray(replacement)) {
+    let i = 0;
+    let sequential = true;
+    for (const k of merged.keys()) if (k !== String(i++)) sequential = false;
+    if (sequential) return [...merged.values()];
+  }
+  return new PhpArray(merged);
+}
+
+export interface RequestSettings {
+  baseUrl: string;
+  /** Evaluated `api.http.headers` ⊕ `config.http.headers`. */
+  clientHeaders: HeaderList;
+  defaultOptions: Value | undefined;
+}
+
+type Method = 'GET' | 'POST' | 'FORM';
+
+function methodOf(v: Value | undefined): Method {
+  if (isEmpty(v)) return 'GET';
+  const m = typeof v === 'string' ? v.toUpperCase() : '';
+  if (m === 'GET' || m === 'POST' || m === 'FORM') return m;
+  throw new UserError('The "method" property must be on of "GET", "POST", "FORM".');
+}
+
+function requestHeaders(v: Value | undefined): HeaderList {
+  const list = new HeaderList();
+  if (isMap(v)) for (const [name, value] of v) list.append(name, headerValues(value));
+  else if (Array.isArray(v)) v.forEach((value, i) => list.append(String(i), headerValues(value)));
+  return list;
+}
+
+export function buildRequest(description: PhpArray, settings: RequestSettings): PreparedRequest {
+  let desc: Value[] | PhpArray = description;
+  if (isPhpArrayLike(settings.defaultOptions) && !isEmpty(settings.defaultOptions)) {
+    desc = replaceRecursive(settings.defaultOptions, description);
+  }
+  const get = (k: string): Value | undefined => (Array.isArray(desc) ? undefined : desc.get(k));
+  const method = methodOf(get('method'));
+  const endpoint = get('endpoint');
+  if (typeof endpoint !== 'string') throw new UserError('The "endpoint" property must be specified in request as a string.');
+  const params = get('params');
+  if (!isEmpty(params) && !isPhpArrayLike(params) && !isMap(params)) throw new UserError('The "params" property must be an array.');
+  const headersValue = get('headers');
+  if (!isEmpty(headersValue) && !isPhpArrayLike(headersValue) && !isMap(headersValue)) throw new UserError('The "headers" property must be an array.');
+
+  let target = endpoint;
+  let body: Buffer | undefined;
+  let contentType: string | undefined;
+  if (method === 'GET') {
+    if (!isEmpty(params)) target = mergeParamsIntoUrl(endpoint, params!);
+  } else if (method === 'POST') {
+    body = Buffer.from(isEmpty(params) ? '[]' : pjson(params!, 'shortest'));
+    contentType = 'application/json';
+  } else {
+    body = Buffer.from(isEmpty(params) ? '' : httpBuildQuery(params!));
+    contentType = 'application/x-www-form-urlencoded';
+  }
+
+  const resolved = resolveUrl(settings.baseUrl, target);
+  const url: RequestUrl = {
+    scheme: resolved.scheme === 'https' ? 'https' : 'http',
+    userinfo: resolved.userinfo,
+    host: resolved.host,
+    port: resolved.port,
+    path: resolved.path,
+    query: resolved.query,
+  };
+
+  const own = requestHeaders(headersValue);
+  if (contentType !== undefined) own.remove('content-type');
+  const headers = new HeaderList();
+  if (body !== undefined) headers.append('Content-Length', [String(body.length)]);
+  let hostOverride: string | undefined;
+  let clientHasAgent = false;
+  for (const { name, values } of settings.clientHeaders.entries) {
+    const lower = name.toLowerCase();
+    if (lower === 'host') {
+      hostOverride ??= values.join(', ');
+      continue;
+    }
+    if (lower === 'user-agent') clientHasAgent = true;
+    if (!own.has(name)) headers.append(name, values);
+  }
+  if (!clientHasAgent && !own.has('user-agent')) headers.append('User-Agent', [USER_AGENT]);
+  headers.append('Host', [hostOverride ?? (url.port === undefined ? url.host : `${url.host}:${url.port}`)]);
+  for (const { name, values } of own.entries) headers.append(name, values);
+  if (contentType !== undefined) headers.append('Content-Type', [contentType]);
+
+  return { method: method === 'FORM' ? 'POST' : method, url, headers, body, authHeaders: new Set() };
+}

@@ -1,0 +1,107 @@
+/**
+ * Retry timing and decisions (spec 01 §3.11), kept in one module so the policy can be read
+ * and tested on its own.
+ */
+import { isEmpty, isMap, member, PhpFloat, type Value } from '../json/value.ts';
+
+export interface RetryPolicy {
+  maxRetries: number;
+  retryHeader: string;
+  httpCodes: readonly number[];
+  curlCodes: readonly number[];
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxRetries: 10,
+  retryHeader: 'Retry-After',
+  httpCodes: [500, 502, 503, 504, 408, 420, 429],
+  curlCodes: [28, 6, 7, 35, 52, 56],
+};
+
+function intList(v: Value | undefined, fallback: readonly number[]): readonly number[] {
+  if (!Array.isArray(v) && !isMap(v)) return fallback;
+  const items = Array.isArray(v) ? v : [...v.values()];
+  // Exact integer match: "503" as a string never matches.
+  return items.filter((x): x is number => typeof x === 'number');
+}
+
+function toInt(v: Value | undefined, fallback: number): number {
+  if (typeof v === 'number') return Math.trunc(v);
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string' && /^\s*[+-]?\d/.test(v)) return parseInt(v, 10);
+  if (v instanceof PhpFloat) return Math.trunc(v.value);
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return fallback;
+}
+
+/** Reads `api.retryConfig`; used only when it is a non-empty object. */
+export function retryPolicyFrom(config: Value | undefined): RetryPolicy {
+  if (!isMap(config) || isEmpty(config)) return DEFAULT_RETRY;
+  let http = member(config, 'http');
+  const legacyHeader = member(config, 'headerName');
+  const legacyCodes = member(config, 'httpCodes');
+  if (legacyHeader !== undefined || legacyCodes !== undefined) {
+    http = new Map<string, Value>([
+      ['retryHeader', legacyHeader ?? null],
+      ['codes', legacyCodes ?? null],
+    ]) as Value;
+  }
+  const curl = member(config, 'curlCodes') !== undefined ? new Map([['codes', member(config, 'curlCodes')!]]) : member(config, 'curl');
+  const header = member(http, 'retryHeader');
+  return {
+    maxRetries: toInt(member(config, 'maxRetries'), DEFAULT_RETRY.maxRetries),
+    retryHeader: typeof header === 'string' && header !== '' ? header : DEFAULT_RETRY.retryHeader,
+    httpCodes: member(http, 'codes') == null ? DEFAULT_RETRY.httpCodes : intList(member(http, 'codes'), DEFAULT_RETRY.httpCodes),
+    curlCodes: member(curl as Value, 'codes') == null ? DEFAULT_RETRY.curlCodes : intList(member(curl as Value, 'codes'), DEFAULT_RETRY.curlCodes),
+  };
+}
+
+export type Outcome = { status: number; headers: Record<string, string | string[] | undefined> } | { curlCode: number };
+
+/** Whether attempt `n` (retries already done) should be retried. */
+export function shouldRetry(policy: RetryPolicy, retriesDone: number, outcome: Outcome): boolean {
+  if (retriesDone >= policy.maxRetries) return false;
+  if ('status' in outcome) return policy.httpCodes.includes(outcome.status);
+  return policy.curlCodes.includes(outcome.curlCode);
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** RFC 1123 date as PHP reads it (weekday mismatch moves forward to that weekday). */
+export function parseHttpDate(text: string): number | undefined {
+  const m = /^\s*([A-Za-z]{3}),\s+(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{1,2}):(\d{2}):(\d{2})\s*([A-Za-z]+|[+-]\d{2}:?\d{2})?\s*$/.exec(text);
+  if (!m) return undefined;
+  const month = MONTHS.indexOf(m[3]!.toLowerCase());
+  const dow = DAYS.indexOf(m[1]!.toLowerCase());
+  if (month < 0 || dow < 0) return undefined;
+  let offset = 0;
+  const zone = m[8];
+  if (zone && /^[+-]/.test(zone)) {
+    const digits = zone.replace(':', '');
+    offset = (Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5))) * 60 * (zone[0] === '-' ? -1 : 1);
+  }
+  let ms = Date.UTC(Number(m[4]), month, Number(m[2]), Number(m[5]), Number(m[6]), Number(m[7]));
+  const actualDow = new Date(ms).getUTCDay();
+  if (actualDow !== dow) ms += (((dow - actualDow + 7) % 7) || 7) * 86400_000;
+  return Math.floor(ms / 1000) - offset;
+}
+
+/**
+ * Delay in ms before retry number `r` (1-based). `headerValue` is the retry header of the
+ * last response, if any; `nowSeconds` is integer Unix time. Negative means "immediately".
+ */
+export function retryDelayMs(r: number, headerValue: string | undefined, nowSeconds: number): number {
+  let delay: number | undefined;
+  if (headerValue !== undefined) {
+    if (/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(headerValue)) {
+      const v = Math.trunc(Number(headerValue));
+      delay = v < nowSeconds - 86400 ? v * 1000 : (v - nowSeconds) * 1000;
+    } else {
+      const ts = parseHttpDate(headerValue);
+      if (ts !== undefined) delay = (ts - nowSeconds) * 1000;
+    }
+  }
+  if (delay === undefined || delay === 0) delay = 1000 * 2 ** (r - 1);
+  return delay;
+}

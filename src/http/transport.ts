@@ -1,0 +1,179 @@
+/**
+ * One HTTP attempt over node:http/https. We drive the sockets ourselves because the
+ * request target must be sent byte for byte as computed (spec 01 §3.3 step 4): clients that
+ * normalise through WHATWG URL would re-encode it.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
+import type { Duplex } from 'node:stream';
+import { CurlError } from '../errors/CurlError.ts';
+import type { HeaderList } from './headers.ts';
+
+export interface WireRequest {
+  method: string;
+  scheme: 'http' | 'https';
+  host: string;
+  port: number;
+  /** Request target: path and query, exactly as sent. */
+  target: string;
+  headers: HeaderList;
+  body: Buffer | undefined;
+}
+
+export interface WireResponse {
+  status: number;
+  statusText: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export interface TransportOptions {
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  ca?: string;
+  cert?: string;
+  key?: string;
+  /** Opens the connection (e.g. through an SSH tunnel) instead of a direct TCP connect. */
+  connect?: (host: string, port: number) => Promise<Duplex>;
+}
+
+const TLS_VERIFY = /^(UNABLE_TO_|SELF_SIGNED_CERT|DEPTH_ZERO_SELF_SIGNED|CERT_|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)/;
+
+/** Maps a Node network error to the curl number the reference would have reported. */
+export function classify(err: NodeJS.ErrnoException, host: string, port: number, received: number, elapsedMs: number): CurlError {
+  const code = err.code ?? '';
+  if (code === 'ETIMEOUT_CONNECT') return new CurlError(28, `Connection timed out after ${elapsedMs} milliseconds`, received, err);
+  if (code === 'ETIMEOUT_REQUEST') return new CurlError(28, `Operation timed out after ${elapsedMs} milliseconds with ${received} bytes received`, received, err);
+  if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL'].includes(code)) return new CurlError(6, `Could not resolve host: ${host}`, received, err);
+  if (['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'].includes(code)) {
+    return new CurlError(7, `Failed to connect to ${host} port ${port}: Connection refused`, received, err);
+  }
+  if (code === 'ETIMEDOUT') return new CurlError(28, `Connection timed out after ${elapsedMs} milliseconds`, received, err);
+  if (TLS_VERIFY.test(code)) return new CurlError(60, `SSL certificate problem: ${err.message}`, received, err);
+  if (code === 'EPROTO' || code.startsWith('ERR_SSL') || code === 'ERR_TLS_HANDSHAKE_TIMEOUT') {
+    return new CurlError(35, `OpenSSL SSL_connect: ${err.message}`, received, err);
+  }
+  if (code === 'ERR_OSSL_PEM_NO_START_LINE' || code.startsWith('ERR_OSSL')) {
+    return new CurlError(58, `could not load PEM client certificate: ${err.message}`, received, err);
+  }
+  if (received === 0) return new CurlError(52, 'Empty reply from server', received, err);
+  return new CurlError(56, 'Recv failure: Connection reset by peer', received, err);
+}
+
+function timeoutError(code: string): NodeJS.ErrnoException {
+  const e = new Error(code) as NodeJS.ErrnoException;
+  e.code = code;
+  return e;
+}
+
+function decompress(body: Buffer, encoding: string | undefined): Buffer {
+  // Node's zlib returns Buffer<ArrayBufferLike>; callers only read it.
+  const enc = (encoding ?? '').trim().toLowerCase();
+  if (enc === 'gzip' || enc === 'x-gzip') return zlib.gunzipSync(body, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  if (enc === 'deflate') {
+    try {
+      return zlib.inflateSync(body);
+    } catch {
+      return zlib.inflateRawSync(body);
+    }
+  }
+  if (enc === 'br') return zlib.brotliDecompressSync(body);
+  return body;
+}
+
+export class Transport {
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
+  private readonly options: TransportOptions;
+
+  constructor(options: TransportOptions) {
+    this.options = options;
+    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    const tls: https.AgentOptions = { keepAlive: true, maxSockets: 64 };
+    if (options.ca !== undefined) tls.ca = options.ca;
+    if (options.cert !== undefined) tls.cert = options.cert;
+    if (options.key !== undefined) tls.key = options.key;
+    this.httpsAgent = new https.Agent(tls);
+  }
+
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  send(req: WireRequest): Promise<WireResponse> {
+    const started = Date.now();
+    const lib = req.scheme === 'https' ? https : http;
+    let received = 0;
+    return new Promise<WireResponse>((resolve, reject) => {
+      let settled = false;
+      const fail = (err: NodeJS.ErrnoException): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(totalTimer);
+        clearTimeout(connectTimer);
+        reject(err instanceof CurlError ? err : classify(err, req.host, req.port, received, Date.now() - started));
+      };
+      const requestOptions: https.RequestOptions = {
+        method: req.method,
+        host: req.host.startsWith('[') ? req.host.slice(1, -1) : req.host,
+        port: req.port,
+        path: req.target,
+        headers: req.headers.toRaw() as unknown as http.OutgoingHttpHeaders,
+        setHost: false,
+        agent: req.scheme === 'https' ? this.httpsAgent : this.httpAgent,
+        servername: /^[\d.]+$|^\[/.test(req.host) ? undefined : req.host,
+      };
+      if (this.options.connect) {
+        const open = this.options.connect;
+        requestOptions.agent = false;
+        requestOptions.createConnection = ((_opts: unknown, cb: (err: Error | null, socket?: Duplex) => void) => {
+          open(req.host, req.port).then((s) => cb(null, s), (e: Error) => cb(e));
+          return undefined;
+        }) as unknown as https.RequestOptions['createConnection'];
+      }
+      const request = lib.request(requestOptions, (res) => {
+        clearTimeout(connectTimer);
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          received += c.length;
+          chunks.push(c);
+        });
+        res.on('error', (e) => fail(e as NodeJS.ErrnoException));
+        res.on('aborted', () => fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+        res.on('end', () => {
+          if (settled) return;
+          if (!res.complete) {
+            fail(Object.assign(new Error('premature close'), { code: 'ECONNRESET' }));
+            return;
+          }
+          settled = true;
+          clearTimeout(totalTimer);
+          let body: Buffer = Buffer.concat(chunks);
+          try {
+            body = decompress(body, res.headers['content-encoding'] as string | undefined);
+          } catch (e) {
+            reject(new CurlError(61, `Error while processing content unencoding: ${(e as Error).message}`, received, e));
+            return;
+          }
+          resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body });
+        });
+      });
+      const totalTimer = setTimeout(() => {
+        request.destroy(timeoutError('ETIMEOUT_REQUEST'));
+      }, this.options.requestTimeoutMs);
+      const connectTimer = setTimeout(() => {
+        request.destroy(timeoutError('ETIMEOUT_CONNECT'));
+      }, this.options.connectTimeoutMs);
+      request.on('socket', (socket) => {
+        const connected = (): void => clearTimeout(connectTimer);
+        if ((socket as { connecting?: boolean }).connecting) socket.once(req.scheme === 'https' ? 'secureConnect' : 'connect', connected);
+        else connected();
+      });
+      request.on('error', (e) => fail(e as NodeJS.ErrnoException));
+      if (req.body !== undefined) request.end(req.body);
+      else request.end();
+    });
+  }
+}

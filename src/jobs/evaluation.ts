@@ -1,0 +1,61 @@
+/** Job params and userData evaluated once per job instance (spec 03 §2.1, 02 §12.1). */
+import { UserError } from '../errors/UserError.ts';
+import { evaluateTopLevel, type FunctionContext } from '../functions/index.ts';
+import { isEmpty, isMap, JsonObject, PhpArray, type Value } from '../json/value.ts';
+
+/**
+ * Evaluated params: object values become objects (they replace defaults wholesale, 03 §2.2),
+ * and every empty object or list anywhere becomes an empty list.
+ */
+export function normalizeEvaluated(v: Value, top: boolean): Value {
+  if (Array.isArray(v)) return v.map((x) => normalizeEvaluated(x, false));
+  if (isMap(v)) {
+    if (v.size === 0) return [];
+    const out = top ? new PhpArray() : new JsonObject();
+    for (const [k, x] of v) out.set(k, normalizeEvaluated(x, false));
+    return out;
+  }
+  return v;
+}
+
+export function evaluateParams(params: Value | undefined, ctx: FunctionContext, now?: () => number): Value {
+  if (isEmpty(params) || !(isMap(params) || Array.isArray(params))) return isEmpty(params) ? [] : params!;
+  let evaluated: Value;
+  try {
+    evaluated = evaluateTopLevel(params!, ctx, now ? { now } : undefined);
+  } catch (e) {
+    if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath });
+    throw e;
+  }
+  if (Array.isArray(evaluated)) return evaluated.map((x) => (isMap(x) || Array.isArray(x) ? normalizeEvaluated(x, false) : x));
+  if (!isMap(evaluated)) return evaluated;
+  const out = new PhpArray();
+  for (const [k, x] of evaluated) {
+    const original = (params as PhpArray).get(k);
+    // Top-level lists are used verbatim (not evaluated) but are still configuration arrays.
+    out.set(k, Array.isArray(original) ? normalizeEvaluated(x, false) : normalizeEvaluated(x, false));
+  }
+  return out;
+}
+
+function userDataMap(v: Value | undefined, scalarKey: string): PhpArray {
+  if (isEmpty(v)) return new PhpArray();
+  if (v instanceof PhpArray) return new PhpArray(v);
+  if (Array.isArray(v)) return new PhpArray(v.map((x, i) => [String(i), x] as const));
+  return new PhpArray([[scalarKey, v!]]);
+}
+
+/** The effective userData of a job instance, evaluated (02 §12.1). */
+export function evaluateUserData(configUserData: Value | undefined, jobUserData: Value | undefined, root: boolean, ctx: FunctionContext, now?: () => number): Map<string, Value> {
+  const merged = root ? userDataMap(configUserData, 'userData') : new PhpArray();
+  for (const [k, v] of userDataMap(jobUserData, 'job_parent_id')) merged.set(k, v);
+  if (merged.size === 0) return new Map();
+  let evaluated: Value;
+  try {
+    evaluated = evaluateTopLevel(merged, ctx, now ? { now } : undefined);
+  } catch (e) {
+    if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath });
+    throw e;
+  }
+  return new Map(isMap(evaluated) ? evaluated : []);
+}

@@ -1,0 +1,11 @@
+import { pjson } from '../json/encode.ts';
+import type { Value } from '../json/value.ts';
+
+/** A response value as JSON text for log context. */
+export function logJsonValue(v: Value): string {
+  try {
+    return pjson(v, 'shortest');
+  } catch {
+    return '';
+  }
+}

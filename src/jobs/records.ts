@@ -1,0 +1,42 @@
+/** Locating the records of a response (spec 03 §3.2, §3.3). */
+import { UserError } from '../errors/UserError.ts';
+import { phpString } from '../json/numbers.ts';
+import { isEmpty, isMap, JsonObject, member, type Value } from '../json/value.ts';
+import type { Logger } from '../logging/logger.ts';
+import { logJsonValue } from './logValue.ts';
+import { lookup } from './lookup.ts';
+
+export function extractRecords(response: Value, dataField: Value | undefined, endpoint: string, logger: Logger): Value[] {
+  if (!isEmpty(dataField)) {
+    let path: string;
+    let delimiter = '.';
+    if (isMap(dataField) || Array.isArray(dataField)) {
+      const p = member(dataField, 'path');
+      if (isEmpty(p)) throw new UserError("'dataField.path' must be set!", { configPath: 'dataField.path' });
+      path = phpString(p!);
+      const d = member(dataField, 'delimiter');
+      if (!isEmpty(d)) delimiter = phpString(d!);
+    } else {
+      path = phpString(dataField!);
+    }
+    const v = lookup(path, response, delimiter);
+    if (isEmpty(v) && !(v instanceof JsonObject)) {
+      logger.warning(`dataField '${path}' contains no data!`);
+      return [];
+    }
+    return Array.isArray(v) ? v : [v];
+  }
+  if (Array.isArray(response)) return response;
+  if (response instanceof JsonObject) {
+    const arrays = [...response].filter(([, v]) => Array.isArray(v));
+    if (arrays.length === 1) return arrays[0]![1] as Value[];
+    if (arrays.length === 0) {
+      logger.warning(`No data array found in response! (endpoint: ${endpoint})`, { response: logJsonValue(response) });
+      return [];
+    }
+    throw new UserError(
+      `More than one array found in response! Use 'dataField' parameter to specify a key to the data array. (endpoint: ${endpoint}, arrays in response root: ${arrays.map(([k]) => k).join(', ')})`,
+    );
+  }
+  throw new UserError('Unknown response from API.');
+}

@@ -1,0 +1,93 @@
+/**
+ * `recursionFilter` (spec 03 §4.3): `&` binds tighter than `|`, no escaping, no parentheses,
+ * whitespace significant.
+ */
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
+import { phpString } from '../json/numbers.ts';
+import { JsonObject, PhpArray, type Value } from '../json/value.ts';
+import { lookup } from './lookup.ts';
+
+type Condition = (record: Value) => boolean;
+
+const OPERATORS = ['==', '!=', '>=', '<=', '~~', '!~'] as const;
+const NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+function likePattern(pattern: string): RegExp {
+  const body = pattern
+    .split('%')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^\\n]*');
+  return new RegExp(`^${body}$`, 's');
+}
+
+function compare(left: string, right: string): number {
+  if (NUMERIC.test(left) && NUMERIC.test(right)) return Math.sign(Number(left) - Number(right));
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+function asObject(record: Value): Value {
+  if (record instanceof Map) return record;
+  if (Array.isArray(record)) return new PhpArray(record.map((v, i) => [String(i), v] as const));
+  if (record === null) return new JsonObject();
+  return new JsonObject([['scalar', record]]);
+}
+
+function condition(text: string): Condition {
+  let op: string | undefined;
+  let at = Infinity;
+  for (const candidate of OPERATORS) {
+    const i = text.indexOf(candidate);
+    if (i >= 0 && i < at) {
+      at = i;
+      op = candidate;
+    }
+  }
+  if (op === undefined) {
+    for (const candidate of ['>', '<']) {
+      const i = text.indexOf(candidate);
+      if (i >= 0 && i < at) {
+        at = i;
+        op = candidate;
+      }
+    }
+  }
+  if (op === undefined) {
+    throw new UserError(
+      `Error creating a filter from ${text}: Operator couldn't be determined. Please use one of [==, !=, >=, <=, >, <, ~~, !~, >, <]`,
+    );
+  }
+  const parts = text.split(op);
+  const column = parts[0]!;
+  const expected = parts[1] ?? '';
+  const operator = op;
+  const like = operator === '~~' || operator === '!~' ? likePattern(expected) : undefined;
+  return (record) => {
+    const found = lookup(column, asObject(record));
+    if (found instanceof JsonObject) throw new ApplicationError(`recursionFilter column '${column}' is an object`);
+    const left = phpString(found);
+    switch (operator) {
+      case '==':
+        return left === expected;
+      case '!=':
+        return left !== expected;
+      case '>=':
+        return compare(left, expected) >= 0;
+      case '<=':
+        return compare(left, expected) <= 0;
+      case '>':
+        return compare(left, expected) > 0;
+      case '<':
+        return compare(left, expected) < 0;
+      case '~~':
+        return like!.test(left);
+      default:
+        return !like!.test(left);
+    }
+  };
+}
+
+export function parseRecursionFilter(text: string): Condition {
+  const alternatives = text.split('|').map((alt) => alt.split('&').map(condition));
+  return (record) => alternatives.some((all) => all.every((c) => c(record)));
+}

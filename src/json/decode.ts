@@ -1,0 +1,367 @@
+/**
+ * PHP `json_decode` re-implemented on top of the value model (spec 04 §2.1, 01 §1.2, §3.13).
+ *
+ * `JSON.parse` cannot be used: it loses the int/float distinction (`1` vs `1.0`), int64
+ * precision and the source order of integer-like keys.
+ *
+ * Grammar and error conditions follow PHP's scanner/parser (ext/json, PHP ≥ 7.1):
+ * - whitespace is space, tab, LF, CR; top-level scalars are valid; nothing may follow the value;
+ * - an empty text, a UTF-8 BOM or any other unexpected character is a syntax error;
+ * - a NUL character outside a string, or any character < 0x20 inside a string (also the end of
+ *   the text inside an unterminated string, which PHP sees as its NUL terminator) is a
+ *   control-character error;
+ * - `[1}` / `{"a":1]` (closing bracket of the other kind) is a state mismatch;
+ * - more than 512 nested arrays/objects is a depth error (checked when the bracket opens);
+ * - a `\uXXXX` surrogate escape that is not a high+low pair is a UTF-16 error;
+ * - in response mode (stdClass) a key starting with NUL is an invalid property name.
+ *
+ * The parser is recursive but checks the depth before descending, so the JS stack never holds
+ * more than ~513 nested frames whatever the input.
+ */
+import { isUtf8 } from 'node:buffer';
+import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
+import { JsonObject, PhpArray, PhpFloat, type Value } from './value.ts';
+
+/** PHP `json_decode` default depth. */
+const MAX_DEPTH = 512;
+
+// Parser state. Decoding is synchronous and not re-entrant, so module-level state is safe
+// and noticeably faster than passing a context object around.
+let src = '';
+let pos = 0;
+let len = 0;
+let configMode = false;
+
+/**
+ * Decodes a JSON text.
+ * - `response`: objects become `JsonObject` (PHP stdClass), `{}` included.
+ * - `config`: objects become `PhpArray` (PHP associative array); an empty object becomes `[]`.
+ * Throws `JsonDecodeError`.
+ */
+export function decodeJson(text: string, mode: 'response' | 'config'): Value {
+  src = text;
+  pos = 0;
+  len = text.length;
+  configMode = mode === 'config';
+  try {
+    skipWs();
+    const value = parseValue(0);
+    skipWs();
+    if (pos < len) unexpected();
+    return value;
+  } finally {
+    src = '';
+  }
+}
+
+function fail(code: 'depth' | 'state-mismatch' | 'ctrl-char' | 'syntax' | 'utf16' | 'invalid-property-name'): never {
+  throw new JsonDecodeError(code);
+}
+
+/** An unexpected character (or the end of the text) where a token was required. */
+function unexpected(): never {
+  // PHP's scanner treats a NUL byte before the end of input as a control-character error.
+  if (pos < len && src.charCodeAt(pos) === 0) fail('ctrl-char');
+  fail('syntax');
+}
+
+function skipWs(): void {
+  while (pos < len) {
+    const c = src.charCodeAt(pos);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+    else return;
+  }
+}
+
+function parseValue(depth: number): Value {
+  const c = src.charCodeAt(pos);
+  switch (c) {
+    case 0x22: // "
+      return parseString();
+    case 0x7b: // {
+      return parseObject(depth + 1);
+    case 0x5b: // [
+      return parseArray(depth + 1);
+    case 0x74: // t
+      if (src.startsWith('true', pos)) {
+        pos += 4;
+        return true;
+      }
+      return unexpected();
+    case 0x66: // f
+      if (src.startsWith('false', pos)) {
+        pos += 5;
+        return false;
+      }
+      return unexpected();
+    case 0x6e: // n
+      if (src.startsWith('null', pos)) {
+        pos += 4;
+        return null;
+      }
+      return unexpected();
+    default:
+      if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return parseNumber();
+      return unexpected();
+  }
+}
+
+function parseArray(depth: number): Value[] {
+  if (depth > MAX_DEPTH) fail('depth');
+  pos++;
+  skipWs();
+  const out: Value[] = [];
+  let c = src.charCodeAt(pos);
+  if (c === 0x5d) {
+    pos++;
+    return out;
+  }
+  if (c === 0x7d) fail('state-mismatch');
+  for (;;) {
+    out.push(parseValue(depth));
+    skipWs();
+    c = src.charCodeAt(pos);
+    if (c === 0x2c) {
+      pos++;
+      skipWs();
+      continue;
+    }
+    if (c === 0x5d) {
+      pos++;
+      return out;
+    }
+    if (c === 0x7d) fail('state-mismatch');
+    return unexpected();
+  }
+}
+
+function parseObject(depth: number): Value {
+  if (depth > MAX_DEPTH) fail('depth');
+  pos++;
+  skipWs();
+  let c = src.charCodeAt(pos);
+  if (c === 0x7d) {
+    pos++;
+    return configMode ? [] : new JsonObject();
+  }
+  if (c === 0x5d) fail('state-mismatch');
+  const out: JsonObject | PhpArray = configMode ? new PhpArray() : new JsonObject();
+  for (;;) {
+    if (c !== 0x22) unexpected();
+    const key = parseString();
+    skipWs();
+    if (src.charCodeAt(pos) !== 0x3a) unexpected();
+    pos++;
+    skipWs();
+    const value = parseValue(depth);
+    if (!configMode && key.length > 0 && key.charCodeAt(0) === 0) fail('invalid-property-name');
+    // Map#set keeps the position of the first occurrence and stores the last value.
+    out.set(key, value);
+    skipWs();
+    c = src.charCodeAt(pos);
+    if (c === 0x2c) {
+      pos++;
+      skipWs();
+      c = src.charCodeAt(pos);
+      continue;
+    }
+    if (c === 0x7d) {
+      pos++;
+      return out;
+    }
+    if (c === 0x5d) fail('state-mismatch');
+    return unexpected();
+  }
+}
+
+/** `pos` is at the opening quote; returns the decoded string with `pos` after the closing quote. */
+function parseString(): string {
+  let start = ++pos;
+  let out = '';
+  for (;;) {
+    const c = src.charCodeAt(pos);
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) {
+      pos++;
+      continue;
+    }
+    if (c === 0x22) {
+      const tail = src.slice(start, pos);
+      pos++;
+      return out === '' ? tail : out + tail;
+    }
+    if (c === 0x5c) {
+      out += src.slice(start, pos);
+      out += parseEscape();
+      start = pos;
+      continue;
+    }
+    // A control character, or the end of the text (PHP's NUL terminator).
+    fail('ctrl-char');
+  }
+}
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const l = c | 0x20;
+  if (l >= 0x61 && l <= 0x66) return l - 0x61 + 10;
+  return -1;
+}
+
+/** Four hex digits at `at`, or -1. */
+function hex4(at: number): number {
+  if (at + 4 > len) return -1;
+  const a = hexValue(src.charCodeAt(at));
+  const b = hexValue(src.charCodeAt(at + 1));
+  const c = hexValue(src.charCodeAt(at + 2));
+  const d = hexValue(src.charCodeAt(at + 3));
+  if ((a | b | c | d) < 0) return -1;
+  return (a << 12) | (b << 8) | (c << 4) | d;
+}
+
+/** `pos` is at a backslash inside a string; returns the decoded text and advances `pos`. */
+function parseEscape(): string {
+  const c = src.charCodeAt(pos + 1);
+  pos += 2;
+  switch (c) {
+    case 0x22:
+      return '"';
+    case 0x5c:
+      return '\\';
+    case 0x2f:
+      return '/';
+    case 0x62:
+      return '\b';
+    case 0x66:
+      return '\f';
+    case 0x6e:
+      return '\n';
+    case 0x72:
+      return '\r';
+    case 0x74:
+      return '\t';
+    case 0x75: {
+      const u = hex4(pos);
+      if (u < 0) fail('syntax');
+      pos += 4;
+      if (u < 0xd800 || u > 0xdfff) return String.fromCharCode(u);
+      if (u >= 0xdc00) fail('utf16');
+      // A high surrogate must be followed by an escaped low surrogate.
+      if (src.charCodeAt(pos) === 0x5c && src.charCodeAt(pos + 1) === 0x75) {
+        const low = hex4(pos + 2);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          pos += 6;
+          return String.fromCharCode(u, low);
+        }
+      }
+      return fail('utf16');
+    }
+    default:
+      return fail('syntax');
+  }
+}
+
+/** int64 minimum magnitude: a 19-digit literal at or above it does not fit (except −2^63). */
+const INT64_MIN_DIGITS = '9223372036854775808';
+
+function parseNumber(): Value {
+  const start = pos;
+  let c = src.charCodeAt(pos);
+  const negative = c === 0x2d;
+  if (negative) c = src.charCodeAt(++pos);
+  const digitsStart = pos;
+  let n = 0;
+  if (c === 0x30) {
+    c = src.charCodeAt(++pos);
+  } else if (c >= 0x31 && c <= 0x39) {
+    do {
+      n = n * 10 + (c - 0x30);
+      c = src.charCodeAt(++pos);
+    } while (c >= 0x30 && c <= 0x39);
+  } else {
+    return unexpected();
+  }
+  let isFloat = false;
+  if (c === 0x2e) {
+    c = src.charCodeAt(++pos);
+    if (!(c >= 0x30 && c <= 0x39)) fail('syntax');
+    do c = src.charCodeAt(++pos);
+    while (c >= 0x30 && c <= 0x39);
+    isFloat = true;
+  }
+  if (c === 0x65 || c === 0x45) {
+    c = src.charCodeAt(++pos);
+    if (c === 0x2b || c === 0x2d) c = src.charCodeAt(++pos);
+    if (!(c >= 0x30 && c <= 0x39)) fail('syntax');
+    do c = src.charCodeAt(++pos);
+    while (c >= 0x30 && c <= 0x39);
+    isFloat = true;
+  }
+  if (isFloat) return new PhpFloat(Number(src.slice(start, pos)));
+  const digits = pos - digitsStart;
+  if (digits <= 15) return negative ? (n === 0 ? 0 : -n) : n;
+  if (digits > 19) return new PhpFloat(Number(src.slice(start, pos)));
+  if (digits === 19) {
+    const text = src.slice(digitsStart, pos);
+    if (text > INT64_MIN_DIGITS || (text === INT64_MIN_DIGITS && !negative)) {
+      return new PhpFloat(Number(src.slice(start, pos)));
+    }
+  }
+  const big = BigInt(src.slice(start, pos));
+  return big >= -9007199254740991n && big <= 9007199254740991n ? Number(big) : big;
+}
+
+/**
+ * Decodes UTF-8 bytes, dropping invalid byte sequences (spec 01 §3.13 step 1). A genuine
+ * U+FFFD in the input is kept; invalid sequences are removed, not replaced.
+ */
+export function decodeUtf8Lossy(buf: Uint8Array): string {
+  const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (isUtf8(b)) return b.toString('utf8');
+  const parts: string[] = [];
+  const n = b.length;
+  let runStart = 0;
+  let i = 0;
+  while (i < n) {
+    const x = b[i]!;
+    if (x < 0x80) {
+      i++;
+      continue;
+    }
+    // Expected length and the allowed range of the second byte (Unicode Table 3-7).
+    let need = 0;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (x >= 0xc2 && x <= 0xdf) need = 1;
+    else if (x >= 0xe0 && x <= 0xef) {
+      need = 2;
+      if (x === 0xe0) lo = 0xa0;
+      else if (x === 0xed) hi = 0x9f;
+    } else if (x >= 0xf0 && x <= 0xf4) {
+      need = 3;
+      if (x === 0xf0) lo = 0x90;
+      else if (x === 0xf4) hi = 0x8f;
+    }
+    // Length of the maximal prefix of a well-formed sequence starting at i.
+    let ok = need > 0 ? 1 : 0;
+    if (need > 0) {
+      for (let k = 1; k <= need; k++) {
+        if (i + k >= n) break;
+        const y = b[i + k]!;
+        const min = k === 1 ? lo : 0x80;
+        const max = k === 1 ? hi : 0xbf;
+        if (y < min || y > max) break;
+        ok++;
+      }
+    }
+    if (need > 0 && ok === need + 1) {
+      i += ok;
+      continue;
+    }
+    // Invalid: drop the maximal subpart (at least one byte).
+    if (i > runStart) parts.push(b.toString('utf8', runStart, i));
+    i += Math.max(ok, 1);
+    runStart = i;
+  }
+  if (n > runStart) parts.push(b.toString('utf8', runStart, n));
+  return parts.join('');
+}

@@ -1,0 +1,77 @@
+/**
+ * Secret redaction (spec 01 §4.5): every log line and error message passes through here,
+ * because the reference relied on the platform's output filter and we must not.
+ */
+import { PhpArray, type Value } from '../json/value.ts';
+
+export const HIDDEN = '[hidden]';
+
+/** Headers whose whole value is hidden in request logs, whatever it is. */
+export const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-storageapi-token', 'cookie']);
+
+export class SecretRegistry {
+  private secrets: string[] = [];
+
+  add(value: string): void {
+    if (value.length === 0 || this.secrets.includes(value)) return;
+    this.secrets.push(value);
+    // Longest first, so a secret containing another is hidden whole.
+    this.secrets.sort((a, b) => b.length - a.length);
+    for (const derived of [encodeURIComponent(value), Buffer.from(value).toString('base64')]) {
+      if (derived !== value && derived.length >= 4 && !this.secrets.includes(derived)) this.secrets.push(derived);
+    }
+    this.secrets.sort((a, b) => b.length - a.length);
+  }
+
+  /** Collects every non-empty string under a key starting with `#`, anywhere (01 §4.5). */
+  collectFrom(config: Value): void {
+    const walk = (v: Value, secret: boolean): void => {
+      if (typeof v === 'string') {
+        if (secret) {
+          this.add(v);
+          if (v.startsWith('{') || v.startsWith('[')) this.collectJsonStrings(v);
+        }
+        return;
+      }
+      if (Array.isArray(v)) {
+        for (const item of v) walk(item, secret);
+      } else if (v instanceof Map) {
+        for (const [k, child] of v) walk(child, secret || k.startsWith('#'));
+      }
+    };
+    walk(config, false);
+  }
+
+  private collectJsonStrings(text: string): void {
+    try {
+      const walk = (v: unknown): void => {
+        if (typeof v === 'string') this.add(v);
+        else if (Array.isArray(v)) v.forEach(walk);
+        else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
+      };
+      walk(JSON.parse(text));
+    } catch {
+      // Not JSON: the string itself is already registered.
+    }
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const s of this.secrets) {
+      if (out.includes(s)) out = out.split(s).join(HIDDEN);
+    }
+    return out;
+  }
+
+  get size(): number {
+    return this.secrets.length;
+  }
+}
+
+export function isSecretKey(key: string): boolean {
+  return key.startsWith('#');
+}
+
+export function emptyConfig(): PhpArray {
+  return new PhpArray();
+}

@@ -1,0 +1,113 @@
+/**
+ * Tables are written into a staging folder beside `out/tables` and moved into place only when
+ * the whole run succeeded, so a failed run leaves no partial table (spec 01 §1.4).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { csvLine } from './csv.ts';
+import { BufferedFile } from './bufferedFile.ts';
+import type { TableSink, TableWriter } from './tableSink.ts';
+
+class StagedTable implements TableWriter {
+  readonly file: BufferedFile;
+  readonly header: readonly string[];
+  rows = 0;
+
+  constructor(file: string, header: readonly string[]) {
+    this.file = new BufferedFile(file);
+    this.header = [...header];
+    // An empty header writes no header line (spec 04 §1.4).
+    if (header.length > 0) this.file.write(csvLine(header));
+  }
+
+  write(cells: readonly string[]): void {
+    this.rows++;
+    this.file.write(csvLine(cells));
+  }
+}
+
+export class OutputStaging {
+  readonly dir: string;
+  readonly spoolDir: string;
+  private readonly tablesDir: string;
+  private readonly tables = new Map<string, StagedTable>();
+  private readonly manifests = new Map<string, string>();
+
+  constructor(dataDir: string) {
+    this.tablesDir = path.join(dataDir, 'out', 'tables');
+    fs.mkdirSync(path.join(dataDir, 'out'), { recursive: true });
+    this.dir = fs.mkdtempSync(path.join(dataDir, 'out', '.staging-'));
+    this.spoolDir = path.join(this.dir, 'spool');
+    fs.mkdirSync(path.join(this.dir, 'tables'));
+    fs.mkdirSync(this.spoolDir);
+  }
+
+  /** The file name of a table in `out/tables` (bucket prefix of spec 01 §1.4). */
+  static fileName(bucket: string | null, table: string): string {
+    return bucket === null ? table : `${bucket}.${table}`;
+  }
+
+  /** A sink writing tables of one bucket. */
+  sink(bucket: string | null): TableSink & { opened: Map<string, StagedTable> } {
+    const opened = new Map<string, StagedTable>();
+    return {
+      opened,
+      open: (name: string, header: readonly string[]): TableWriter => {
+        const existing = opened.get(name);
+        if (existing) return existing;
+        const file = OutputStaging.fileName(bucket, name);
+        const table = this.tables.get(file) ?? new StagedTable(path.join(this.dir, 'tables', file), header);
+        this.tables.set(file, table);
+        opened.set(name, table);
+        return table;
+      },
+    };
+  }
+
+  hasTable(file: string): boolean {
+    return this.tables.has(file);
+  }
+
+  tableHeader(file: string): readonly string[] | undefined {
+    return this.tables.get(file)?.header;
+  }
+
+  /** Writes a header-only table (spec 04 §7.10). */
+  addHeaderOnly(file: string, header: readonly string[]): void {
+    const table = new StagedTable(path.join(this.dir, 'tables', file), header);
+    this.tables.set(file, table);
+  }
+
+  setManifest(file: string, json: string): void {
+    this.manifests.set(file, json);
+  }
+
+  /** Row counts by file, for the run summary. */
+  rowCounts(): Map<string, number> {
+    return new Map([...this.tables].map(([f, t]) => [f, t.rows]));
+  }
+
+  /** Moves everything into `out/tables`; manifests are written without a trailing newline. */
+  commit(): void {
+    for (const table of this.tables.values()) table.file.close();
+    for (const [file, json] of this.manifests) fs.writeFileSync(path.join(this.dir, 'tables', `${file}.manifest`), json);
+    fs.mkdirSync(this.tablesDir, { recursive: true });
+    for (const file of fs.readdirSync(path.join(this.dir, 'tables'))) {
+      fs.renameSync(path.join(this.dir, 'tables', file), path.join(this.tablesDir, file));
+    }
+    this.tables.clear();
+    this.discard();
+  }
+
+  discard(): void {
+    for (const table of this.tables.values()) {
+      try {
+        table.file.close();
+      } catch {
+        // already closed
+      }
+    }
+    this.tables.clear();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}

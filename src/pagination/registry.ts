@@ -1,0 +1,48 @@
+/**
+ * Pagination methods by name (`api.pagination.method`). Each method lives in its own file and
+ * registers itself with a spec that documents its options.
+ */
+import { UserError } from '../errors/UserError.ts';
+import type { PhpArray, Value } from '../json/value.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Scroller } from './scroller.ts';
+
+export interface ScrollerSetup {
+  /** The pagination configuration of this scroller (an entry of `multiple` for nested ones). */
+  config: PhpArray;
+  logger: Logger;
+  /** Builds a nested scroller from a configuration (used by `multiple`). */
+  build(config: Value, path: string): Scroller;
+  /** Config path of this scroller's configuration, for messages. */
+  path: string;
+  nowMs: () => number;
+}
+
+export interface PaginationMethodSpec {
+  method: string;
+  description: string;
+  /** Option name → documentation (also the list of accepted options). */
+  options: Record<string, string>;
+  create(setup: ScrollerSetup): Scroller;
+}
+
+const methods = new Map<string, PaginationMethodSpec>();
+
+export function registerPaginationMethod(spec: PaginationMethodSpec): void {
+  methods.set(spec.method, spec);
+}
+
+export function paginationMethods(): string[] {
+  return [...methods.keys()];
+}
+
+export function getPaginationMethod(name: string, shown: string, path: string): PaginationMethodSpec {
+  const spec = methods.get(name);
+  if (!spec) {
+    throw new UserError(`Unknown pagination method '${shown}'`, {
+      configPath: `${path}.method`,
+      context: { knownMethods: paginationMethods() },
+    });
+  }
+  return spec;
+}
