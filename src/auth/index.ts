@@ -6,6 +6,16 @@ import { isEmpty, member } from '../json/value.ts';
 import { phpString } from '../json/numbers.ts';
 import type { Authenticator } from '../http/client.ts';
 import { getAuthMethod, type AuthSetup } from './registry.ts';
+import './basic.ts';
+import './query.ts';
+import './login.ts';
+import './oauth20Login.ts';
+import './oauth20.ts';
+import './oauth10.ts';
+
+export { randomHexNonce } from './common.ts';
+export { createAwsSigner, awsSignerFromParameters } from './awsSignature.ts';
+export type { AuthSetup } from './registry.ts';
 
 export const NO_AUTH: Authenticator = { authenticate: async () => {} };
 

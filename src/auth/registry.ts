@@ -7,6 +7,7 @@ import { UserError } from '../errors/UserError.ts';
 import type { Value } from '../json/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Authenticator } from '../http/client.ts';
+import type { HeaderList } from '../http/headers.ts';
 
 export interface AuthSetup {
   /** `api.authentication` (may be absent). */
@@ -21,7 +22,16 @@ export interface AuthSetup {
   logger: Logger;
   /** Injectable clock (ms) and nonce source for deterministic tests. */
   nowMs: () => number;
-  nonce: () => string;
+  /**
+   * A fresh lowercase hex string of `length` characters (oauth20: 16, oauth10: 40).
+   * Production: `randomHexNonce` from `src/auth/index.ts`.
+   */
+  nonce: (length: number) => string;
+  /**
+   * Evaluated client-level headers (`api.http.headers` ⊕ `config.http.headers`), sent with the
+   * login request too (02 §6.4). Read lazily at the first login; absent = none.
+   */
+  clientHeaders?: () => HeaderList;
 }
 
 export interface AuthMethodSpec {

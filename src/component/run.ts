@@ -20,6 +20,7 @@ import { OutputStaging } from '../output/staging.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
+import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -151,6 +152,8 @@ async function runConfiguration(configuration: Configuration, run: Configuration
   const { logger } = run;
   logger.setLevel(truthy(config.get('debug')) ? 'debug' : 'info');
   const api = buildApiDescription(run.parameters, config, logger);
+  const allowedHosts = allowedHostsOf(member(run.root, 'image_parameters'));
+  if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(run.parameters, 'config'), 'jobs'));
   const authenticator = createAuthenticator({
     config: api.authentication,
     legacyQuery: api.api.get('query'),
@@ -191,6 +194,7 @@ async function runConfiguration(configuration: Configuration, run: Configuration
     ...(authenticator ? { authenticator } : {}),
     ...(run.sleep ? { sleep: run.sleep } : {}),
     nowMs: run.nowMs,
+    ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
   });
   const runner = new JobRunner({
     config,

@@ -44,7 +44,7 @@ function decodeBody(res: ClientResponse): Value {
     return decodeJson(text, 'response');
   } catch (e) {
     if (!(e instanceof JsonDecodeError)) throw e;
-    throw new UserError(`Invalid JSON response from API: JSON decode error: ${e.reason}`, {
+    throw new UserError(`Invalid JSON response from API: JSON decode error: ${e.apiReason}`, {
       context: { json: text, errDetail: e.reason },
     });
   }

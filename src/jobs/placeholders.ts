@@ -25,20 +25,22 @@ function levelOf(name: string): number {
   return digits ? Number(digits[0]) : 0;
 }
 
-function resolveOwn(name: string, spec: Value, chain: readonly Value[]): OwnPlaceholder {
+function resolveOwn(name: string, spec: Value, chain: readonly Value[], configPath: string): OwnPlaceholder {
   const level = levelOf(name);
   if (level < 1 || level > chain.length) {
-    throw new UserError(`Level ${level} not found in parent results! Maximum level: ${chain.length}`);
+    throw new UserError(`Level ${level} not found in parent results! Maximum level: ${chain.length}`, { configPath });
   }
+  // chain[0] is the top-level record; level 1 is the record that spawned this child.
   const record = chain[chain.length - level]!;
-  const isFunction = isMap(spec);
+  // The object form (a JSON array is read the same way and has no 'path').
+  const isFunction = isMap(spec) || Array.isArray(spec);
   const pathValue = isFunction ? member(spec, 'path') : spec;
   if (isFunction && isEmpty(pathValue)) {
-    throw new UserError(`The path for placeholder '${name}' must be a string value or an object containing 'path' and 'function'.`);
+    throw new UserError(`The path for placeholder '${name}' must be a string value or an object containing 'path' and 'function'.`, { configPath });
   }
   const path = phpString(pathValue ?? null);
   const found = lookupStrict(path, record, '.');
-  if (found === NOT_FOUND) throw new UserError(`No value found for ${name} in parent result. (level: ${level})`);
+  if (found === NOT_FOUND) throw new UserError(`No value found for ${name} in parent result. (level: ${level})`, { configPath });
   let value: Value = found;
   if (isFunction) {
     const expression = new PhpArray(spec as PhpArray);
@@ -57,14 +59,15 @@ function resolveOwn(name: string, spec: Value, chain: readonly Value[]): OwnPlac
  * (one value each) merged with the child's own placeholders, as a cartesian product with the
  * last placeholder varying fastest. No placeholders at all yields no run.
  */
-export function bindingCombinations(placeholders: Value | undefined, chain: readonly Value[], inherited: readonly Binding[]): Binding[][] {
+export function bindingCombinations(placeholders: Value | undefined, chain: readonly Value[], inherited: readonly Binding[], configPath = 'placeholders'): Binding[][] {
   const slots: OwnPlaceholder[] = inherited.map((b) => ({ name: b.name, path: b.path, values: [b.value] }));
-  if (isMap(placeholders)) {
-    for (const [name, spec] of placeholders) {
-      const own = resolveOwn(name, spec, chain);
+  const own: [string, Value][] = isMap(placeholders) ? [...placeholders] : Array.isArray(placeholders) ? placeholders.map((v, i) => [String(i), v]) : [];
+  {
+    for (const [name, spec] of own) {
+      const resolved = resolveOwn(name, spec, chain, `${configPath}.${name}`);
       const at = slots.findIndex((s) => s.name === name);
-      if (at >= 0) slots[at] = own;
-      else slots.push(own);
+      if (at >= 0) slots[at] = resolved;
+      else slots.push(resolved);
     }
   }
   if (slots.length === 0) return [];

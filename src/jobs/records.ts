@@ -6,13 +6,13 @@ import type { Logger } from '../logging/logger.ts';
 import { logJsonValue } from './logValue.ts';
 import { lookup } from './lookup.ts';
 
-export function extractRecords(response: Value, dataField: Value | undefined, endpoint: string, logger: Logger): Value[] {
+export function extractRecords(response: Value, dataField: Value | undefined, endpoint: string, logger: Logger, jobPath = 'job'): Value[] {
   if (!isEmpty(dataField)) {
     let path: string;
     let delimiter = '.';
     if (isMap(dataField) || Array.isArray(dataField)) {
       const p = member(dataField, 'path');
-      if (isEmpty(p)) throw new UserError("'dataField.path' must be set!", { configPath: 'dataField.path' });
+      if (isEmpty(p)) throw new UserError("'dataField.path' must be set!", { configPath: `${jobPath}.dataField.path` });
       path = phpString(p!);
       const d = member(dataField, 'delimiter');
       if (!isEmpty(d)) delimiter = phpString(d!);
@@ -36,6 +36,7 @@ export function extractRecords(response: Value, dataField: Value | undefined, en
     }
     throw new UserError(
       `More than one array found in response! Use 'dataField' parameter to specify a key to the data array. (endpoint: ${endpoint}, arrays in response root: ${arrays.map(([k]) => k).join(', ')})`,
+      { configPath: `${jobPath}.dataField` },
     );
   }
   throw new UserError('Unknown response from API.');

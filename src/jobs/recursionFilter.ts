@@ -21,9 +21,14 @@ function likePattern(pattern: string): RegExp {
   return new RegExp(`^${body}$`, 's');
 }
 
+/** Numeric comparison of two numeric strings, else byte-wise (UTF-8) comparison. */
 function compare(left: string, right: string): number {
-  if (NUMERIC.test(left) && NUMERIC.test(right)) return Math.sign(Number(left) - Number(right));
-  return left < right ? -1 : left > right ? 1 : 0;
+  if (NUMERIC.test(left) && NUMERIC.test(right)) {
+    const a = Number(left);
+    const b = Number(right);
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  return Buffer.compare(Buffer.from(left, 'utf8'), Buffer.from(right, 'utf8'));
 }
 
 function asObject(record: Value): Value {
@@ -33,7 +38,7 @@ function asObject(record: Value): Value {
   return new JsonObject([['scalar', record]]);
 }
 
-function condition(text: string): Condition {
+function condition(text: string, configPath: string | undefined): Condition {
   let op: string | undefined;
   let at = Infinity;
   for (const candidate of OPERATORS) {
@@ -55,6 +60,7 @@ function condition(text: string): Condition {
   if (op === undefined) {
     throw new UserError(
       `Error creating a filter from ${text}: Operator couldn't be determined. Please use one of [==, !=, >=, <=, >, <, ~~, !~, >, <]`,
+      configPath === undefined ? {} : { configPath },
     );
   }
   const parts = text.split(op);
@@ -87,7 +93,8 @@ function condition(text: string): Condition {
   };
 }
 
-export function parseRecursionFilter(text: string): Condition {
-  const alternatives = text.split('|').map((alt) => alt.split('&').map(condition));
+/** Parses a filter expression; `&` binds tighter than `|` (`a|b&c` = `a | (b & c)`). */
+export function parseRecursionFilter(text: string, configPath?: string): Condition {
+  const alternatives = text.split('|').map((alt) => alt.split('&').map((c) => condition(c, configPath)));
   return (record) => alternatives.some((all) => all.every((c) => c(record)));
 }

@@ -7,23 +7,28 @@
  * Grammar and error conditions follow PHP's scanner/parser (ext/json, PHP ≥ 7.1):
  * - whitespace is space, tab, LF, CR; top-level scalars are valid; nothing may follow the value;
  * - an empty text, a UTF-8 BOM or any other unexpected character is a syntax error;
- * - a NUL character outside a string, or any character < 0x20 inside a string (also the end of
- *   the text inside an unterminated string, which PHP sees as its NUL terminator) is a
- *   control-character error;
+ * - a character < 0x20 (other than whitespace) outside or inside a string, and the end of the
+ *   text inside an unterminated string (PHP sees its NUL terminator), is a control-character
+ *   error;
  * - `[1}` / `{"a":1]` (closing bracket of the other kind) is a state mismatch;
- * - more than 512 nested arrays/objects is a depth error (checked when the bracket opens);
+ * - 512 or more nested arrays/objects is a depth error (PHP's depth 512 counts one level
+ *   more than the containers; checked when the bracket opens);
  * - a `\uXXXX` surrogate escape that is not a high+low pair is a UTF-16 error;
  * - in response mode (stdClass) a key starting with NUL is an invalid property name.
  *
  * The parser is recursive but checks the depth before descending, so the JS stack never holds
- * more than ~513 nested frames whatever the input.
+ * more than ~512 nested frames whatever the input.
  */
 import { isUtf8 } from 'node:buffer';
 import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { JsonObject, PhpArray, PhpFloat, type Value } from './value.ts';
 
-/** PHP `json_decode` default depth. */
-const MAX_DEPTH = 512;
+/**
+ * PHP `json_decode` default depth is 512, and PHP counts one level more than the number of
+ * nested arrays/objects (verified with PHP 8.2: `[[]]` fails at depth 2). So at most 511
+ * nested containers decode; 512 give `Maximum stack depth exceeded`.
+ */
+const MAX_DEPTH = 511;
 
 // Parser state. Decoding is synchronous and not re-entrant, so module-level state is safe
 // and noticeably faster than passing a context object around.
@@ -58,10 +63,18 @@ function fail(code: 'depth' | 'state-mismatch' | 'ctrl-char' | 'syntax' | 'utf16
   throw new JsonDecodeError(code);
 }
 
-/** An unexpected character (or the end of the text) where a token was required. */
+/**
+ * An unexpected token (or the end of the text). PHP's scanner reads the whole token before the
+ * parser rejects it, so a scanner error in that token wins over the syntax error.
+ */
 function unexpected(): never {
-  // PHP's scanner treats a NUL byte before the end of input as a control-character error.
-  if (pos < len && src.charCodeAt(pos) === 0) fail('ctrl-char');
+  if (pos < len) {
+    const c = src.charCodeAt(pos);
+    // Any control character outside a string (NUL included) is a control-character error.
+    if (c < 0x20) fail('ctrl-char');
+    // A string token: its own errors (unterminated, control character, bad escape) first.
+    if (c === 0x22) parseString();
+  }
   fail('syntax');
 }
 
@@ -278,7 +291,8 @@ function parseNumber(): Value {
       c = src.charCodeAt(++pos);
     } while (c >= 0x30 && c <= 0x39);
   } else {
-    return unexpected();
+    // PHP rejects the lone `-` itself, whatever follows.
+    return fail('syntax');
   }
   let isFloat = false;
   if (c === 0x2e) {

@@ -214,14 +214,43 @@ test('syntax errors', () => {
     '"\\x41"',
     '"abc\\',
     '[1,\u00a02]',
-    '\u0001',
-    '[\u0001]',
+    '[-\u0001]',
+    '[tru\u0001]',
+    '[1.\u0000]',
+    '[1] "x"',
+    '{"a" "b"}',
   ];
   for (const text of cases) assert.equal(reasonOf(text), 'syntax', JSON.stringify(text));
 });
 
 test('control characters', () => {
-  const cases = ['"a\u0001b"', '"a\nb"', '"\t"', '"\u001f"', '"abc', '"', '{"a', '["abc', '\u0000', '[1]\u0000', '[1,\u0000]', '"a\u0000"'];
+  const cases = [
+    '"a\u0001b"',
+    '"a\nb"',
+    '"\t"',
+    '"\u001f"',
+    '"abc',
+    '"',
+    '{"a',
+    '["abc',
+    '\u0000',
+    '[1]\u0000',
+    '[1] \u0000 ',
+    '[1,\u0000]',
+    '"a\u0000"',
+    '\u0001',
+    '[\u0001]',
+    '[1]\u0001',
+    '{"a"\u0001:1}',
+    // PHP scans the whole unexpected token first: an unterminated string wins over syntax.
+    '[]"',
+    '1e16"',
+    '{"":null}"',
+    '[1 "abc',
+    // A control character inside the value beats the invalid property name.
+    '{"\\u0000a":"\u0001"}',
+    '["\u0001\\ud800"]',
+  ];
   for (const text of cases) assert.equal(reasonOf(text), 'ctrl-char', JSON.stringify(text));
 });
 
@@ -243,21 +272,27 @@ test('invalid property name (NUL-prefixed key) in response mode only', () => {
   assert.deepEqual(r('{"a\\u0000":1}'), { O: [['a\0', 1]] });
 });
 
-test('depth: 512 levels ok, 513 fails', () => {
+// PHP's depth 512 counts one level more than the nested containers (verified with PHP 8.2:
+// `json_decode('[[]]', false, 2)` fails), so 511 nested arrays/objects decode and 512 do not.
+test('depth: 511 nested containers ok, 512 fail (PHP depth 512)', () => {
   const nest = (n: number, open: string, close: string, inner = '') => open.repeat(n) + inner + close.repeat(n);
-  assert.doesNotThrow(() => decodeJson(nest(512, '[', ']'), 'response'));
-  assert.doesNotThrow(() => decodeJson(nest(512, '[', ']', '1'), 'config'));
+  assert.doesNotThrow(() => decodeJson(nest(511, '[', ']'), 'response'));
+  assert.doesNotThrow(() => decodeJson(nest(511, '[', ']', '1'), 'config'));
+  assert.equal(reasonOf(nest(512, '[', ']')), 'depth');
+  assert.equal(reasonOf(nest(512, '[', ']', '1')), 'depth');
   assert.equal(reasonOf(nest(513, '[', ']')), 'depth');
-  assert.equal(reasonOf(nest(513, '[', ']'), 'config'), 'depth');
+  assert.equal(reasonOf(nest(512, '[', ']'), 'config'), 'depth');
   const objects = (n: number) => '{"a":'.repeat(n - 1) + '{}' + '}'.repeat(n - 1);
-  assert.doesNotThrow(() => decodeJson(objects(512), 'response'));
-  assert.equal(reasonOf(objects(513)), 'depth');
+  assert.doesNotThrow(() => decodeJson(objects(511), 'response'));
+  assert.equal(reasonOf(objects(512)), 'depth');
+  assert.doesNotThrow(() => decodeJson('{"a":'.repeat(511) + '1' + '}'.repeat(511), 'response'));
+  assert.equal(reasonOf('{"a":'.repeat(512) + '1' + '}'.repeat(512)), 'depth');
   // Mixed nesting counts both kinds.
-  assert.equal(reasonOf('[{"a":'.repeat(257) + '1' + '}]'.repeat(257)), 'depth');
-  assert.doesNotThrow(() => decodeJson('[{"a":'.repeat(256) + '1' + '}]'.repeat(256), 'response'));
+  assert.equal(reasonOf('[{"a":'.repeat(256) + '1' + '}]'.repeat(256)), 'depth');
+  assert.doesNotThrow(() => decodeJson('[{"a":'.repeat(255) + '[1]' + '}]'.repeat(255), 'response'));
   // The depth check fires at the opening bracket, before later errors.
-  assert.equal(reasonOf('['.repeat(513)), 'depth');
-  assert.equal(reasonOf('['.repeat(512)), 'syntax');
+  assert.equal(reasonOf('['.repeat(512)), 'depth');
+  assert.equal(reasonOf('['.repeat(511)), 'syntax');
 });
 
 test('10,000-deep nesting reports depth without overflowing the stack', () => {

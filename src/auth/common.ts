@@ -1,0 +1,190 @@
+/**
+ * Pieces shared by the authentication methods (spec 02 §1, §11.2, §11.3): evaluating a
+ * configuration "place", the `request`/`query` contexts, setting auth headers, credentials of
+ * `authorization.oauth_api`, and keeping wire forms of secrets out of the logs (01 §4.5).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
+import { evaluateTopLevel, type FunctionContext } from '../functions/index.ts';
+import { pjson } from '../json/encode.ts';
+import { phpString } from '../json/numbers.ts';
+import { isEmpty, isMap, JsonObject, PhpArray, phpType, type Value } from '../json/value.ts';
+import type { Logger } from '../logging/logger.ts';
+import { headerValues } from '../http/headers.ts';
+import { defaultPort, type PreparedRequest } from '../http/prepared.ts';
+import { parseQueryRebuild, rawurlencode, urlencode } from '../http/query.ts';
+
+export const AUTH_PATH = 'parameters.api.authentication';
+
+/** Ordered `(key, value)` pairs of a map or a list (PHP array iteration). */
+export function entriesOf(v: Value | undefined): [string, Value][] {
+  if (isMap(v)) return [...v.entries()];
+  if (Array.isArray(v)) return v.map((x, i) => [String(i), x]);
+  return [];
+}
+
+/** PHP `json_encode` of a value for messages. */
+function jsonForMessage(v: Value): string {
+  try {
+    return pjson(v, 'shortest');
+  } catch {
+    return 'null';
+  }
+}
+
+/**
+ * Evaluates one configuration place (02 §11.2): PHP-empty → empty map; a non-container → user
+ * error `Expected 'object' type, …`; otherwise the top-level rule, with function errors prefixed
+ * `User script error: `. Returns the evaluated `(key, value)` pairs.
+ */
+export function evaluatePlace(
+  place: Value | undefined,
+  ctx: FunctionContext,
+  nowMs: () => number,
+  configPath: string,
+): [string, Value][] {
+  if (isEmpty(place)) return [];
+  if (!isMap(place) && !Array.isArray(place)) {
+    throw new UserError(`Expected 'object' type, given '${phpType(place)}' type, value '${jsonForMessage(place!)}'.`, { configPath });
+  }
+  let evaluated: Value;
+  try {
+    evaluated = evaluateTopLevel(place, ctx, { now: nowMs });
+  } catch (e) {
+    if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath, context: e.context });
+    throw e;
+  }
+  return entriesOf(evaluated);
+}
+
+/** The first path (`name[.index…]`) holding a map inside a header value, if any. */
+export function objectPath(v: Value, path: string): string | undefined {
+  if (isMap(v)) return path;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const found = objectPath(v[i]!, `${path}.${i}`);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/** `Invalid configuration: invalid type "object" in headers at path: <path>` (02 §11.10). */
+export function objectHeaderError(path: string, configPath: string): UserError {
+  return new UserError(`Invalid configuration: invalid type "object" in headers at path: ${path}`, { configPath });
+}
+
+/**
+ * Sets an authentication header: replaces any same-named header (case-insensitive; the header
+ * moves to the end with this spelling) and marks it hidden in debug logs (01 §4.5).
+ */
+export function setAuthHeader(request: PreparedRequest, name: string, value: Value): void {
+  request.headers.set(name, headerValues(value));
+  request.authHeaders.add(name.toLowerCase());
+}
+
+/** `request` context (02 §11.3.5), as the request is before the authentication step. */
+export function requestContext(request: PreparedRequest): PhpArray {
+  const { url } = request;
+  const query = url.query ?? '';
+  const authority = (url.userinfo !== undefined ? `${url.userinfo}@` : '') + url.host + (url.port !== undefined ? `:${url.port}` : '');
+  const entries: [string, Value][] = [
+    ['url', `${url.scheme}://${authority}${url.path}${query !== '' ? `?${query}` : ''}`],
+    ['path', url.path],
+    ['queryString', query],
+    ['method', request.method],
+    ['hostname', url.host],
+    ['port', url.port ?? defaultPort(url.scheme)],
+    ['resource', url.path + (query !== '' ? `?${query}` : '')],
+  ];
+  return new PhpArray(entries);
+}
+
+/** `query` context (02 §11.3.6): the current query parsed as in §1.3 (repeated keys → lists). */
+export function queryContext(request: PreparedRequest): PhpArray {
+  const out = new PhpArray();
+  for (const [k, v] of parseQueryRebuild(request.url.query ?? '')) out.set(k, Array.isArray(v) ? [...v] : v);
+  return out;
+}
+
+/** Whole Unix seconds of an injectable millisecond clock. */
+export function seconds(nowMs: () => number): number {
+  return Math.floor(nowMs() / 1000);
+}
+
+/** PHP string form for values that must be text (an object there is a fatal error in PHP). */
+export function textOf(v: Value | undefined): string {
+  if (v instanceof JsonObject) throw new ApplicationError('Object of class stdClass could not be converted to string');
+  return phpString(v ?? null);
+}
+
+// ---------------------------------------------------------------------------------------------
+// authorization.oauth_api.credentials
+
+export interface OAuthCredentials {
+  data: Value;
+  appKey: Value;
+  appSecret: Value;
+}
+
+/**
+ * The three credential keys, checked in the order `#data`, `appKey`, `#appSecret` (02 §7–§9).
+ * `missing(key)` builds the per-method message.
+ */
+export function readOAuthCredentials(credentials: Value | undefined, notSupplied: string, missing: (key: string) => string): OAuthCredentials {
+  const path = 'authorization.oauth_api.credentials';
+  if (isEmpty(credentials)) throw new UserError(notSupplied, { configPath: path });
+  const get = (k: string): Value | undefined => (isMap(credentials) ? credentials.get(k) : undefined);
+  for (const key of ['#data', 'appKey', '#appSecret']) {
+    if (isEmpty(get(key))) throw new UserError(missing(key), { configPath: `${path}.${key}` });
+  }
+  return { data: get('#data')!, appKey: get('appKey')!, appSecret: get('#appSecret')! };
+}
+
+/** The `#data` text: strings as they are, other scalars in PHP string form; containers are internal errors. */
+export function oauthDataText(data: Value): string {
+  if (isMap(data) || Array.isArray(data)) throw new ApplicationError('json_decode() expects parameter 1 to be string, array given', { context: { path: 'authorization.oauth_api.credentials.#data' } });
+  return phpString(data);
+}
+
+// ---------------------------------------------------------------------------------------------
+// random values
+
+/** A fresh lowercase hex string of `length` characters (the default nonce source). */
+export function randomHexNonce(length: number): string {
+  return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
+}
+
+/** Lowercase hex SHA-1. */
+export function sha1Hex(text: string): string {
+  return createHash('sha1').update(text, 'utf8').digest('hex');
+}
+
+// ---------------------------------------------------------------------------------------------
+// secrets on the wire
+
+/**
+ * Keeps encoded forms of secret-bearing values out of logs: a value that contains a registered
+ * secret also gets its `urlencode`/`rawurlencode` forms registered, because the debug request
+ * line shows queries and bodies encoded (the registry itself only knows the raw text).
+ */
+export class WireSecrets {
+  private readonly seen = new Set<string>();
+  private readonly logger: Logger;
+
+  constructor(logger: Logger) {
+    this.logger = logger;
+  }
+
+  register(v: Value | undefined): void {
+    if (typeof v === 'string') {
+      if (v === '' || this.seen.has(v)) return;
+      this.seen.add(v);
+      if (this.logger.secrets.redact(v) === v) return;
+      for (const form of [urlencode(v), rawurlencode(v)]) if (form !== v) this.logger.secrets.add(form);
+      return;
+    }
+    for (const [, x] of entriesOf(v)) this.register(x);
+  }
+}

@@ -1,0 +1,298 @@
+/**
+ * `login` (spec 02 §6): a login request (lazily, before the first API request attempt of the
+ * iteration, and again once the login expires), whose response feeds `apiRequest.query`
+ * (Q-rebuild, indexed-list variant) and `apiRequest.headers` on every API request attempt.
+ * `oauth20.login` (§7) reuses this class with extra contexts for the login request.
+ */
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
+import { bytesToPhpString, valueLong } from '../functions/convert.ts';
+import { evaluate, flattenContext, type FunctionContext } from '../functions/index.ts';
+import { pjson } from '../json/encode.ts';
+import { phpString } from '../json/numbers.ts';
+import { isEmpty, isInt, isMap, JsonObject, member, PhpArray, PhpFloat, truthy, type Value } from '../json/value.ts';
+import type { Authenticator, HttpClient } from '../http/client.ts';
+import { HeaderList } from '../http/headers.ts';
+import type { PreparedRequest } from '../http/prepared.ts';
+import { rebuildQuery } from '../http/query.ts';
+import { buildRequest } from '../http/request.ts';
+import { httpErrorFor, interpretResponse } from '../http/response.ts';
+import { AUTH_PATH, evaluatePlace, objectHeaderError, objectPath, seconds, setAuthHeader, textOf, WireSecrets } from './common.ts';
+import { registerAuthMethod, type AuthSetup } from './registry.ts';
+
+const LOGIN_PATH = `${AUTH_PATH}.loginRequest`;
+
+// ---------------------------------------------------------------------------------------------
+// validation (02 §6.2)
+
+/** PHP `filter_var($v, FILTER_VALIDATE_INT) !== false`. */
+export function isFilterValidInt(v: Value | undefined): boolean {
+  if (typeof v === 'number' || typeof v === 'bigint' || v === true) return true;
+  let text: string;
+  if (v instanceof PhpFloat) text = phpString(v);
+  else if (typeof v === 'string') text = v;
+  else return false;
+  const m = /^[ \t\r\n\v\0]*([+-]?)(0|[1-9][0-9]*)[ \t\r\n\v\0]*$/.exec(text);
+  if (!m) return false;
+  const n = BigInt(m[1] + m[2]!);
+  return n >= -(2n ** 63n) && n <= 2n ** 63n - 1n;
+}
+
+/** PHP 7.4 `is_numeric` (leading whitespace allowed, trailing not). */
+export function isPhpNumeric(v: Value | undefined): boolean {
+  if (typeof v === 'number' || typeof v === 'bigint' || v instanceof PhpFloat) return true;
+  return typeof v === 'string' && /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(v);
+}
+
+export interface LoginSettings {
+  auth: Value | undefined;
+  format: 'json' | 'text';
+  loginRequest: Value;
+}
+
+/** The constructor checks of `login` (and first checks of `oauth20.login`), in the reference's order. */
+export function validateLogin(auth: Value | undefined): LoginSettings {
+  const format = member(auth, 'format');
+  if (!isEmpty(format) && format !== 'json' && format !== 'text') {
+    throw new UserError("'format' must be either 'json' or 'text'.", { configPath: `${AUTH_PATH}.format` });
+  }
+  const loginRequest = member(auth, 'loginRequest');
+  if (isEmpty(loginRequest)) {
+    throw new UserError("'loginRequest' is not configured for Login authentication", { configPath: LOGIN_PATH });
+  }
+  if (isEmpty(member(loginRequest, 'endpoint'))) {
+    throw new UserError('Request endpoint must be set for the Login authentication method.', { configPath: `${LOGIN_PATH}.endpoint` });
+  }
+  const expires = member(auth, 'expires');
+  if (!isEmpty(expires) && !isFilterValidInt(expires) && !(isMap(expires) && !isEmpty(member(expires, 'response')))) {
+    throw new UserError(
+      "The 'expires' attribute must be either an integer or an array with 'response' key containing a path in the response",
+      { configPath: `${AUTH_PATH}.expires` },
+    );
+  }
+  return { auth, format: format === 'text' ? 'text' : 'json', loginRequest: loginRequest! };
+}
+
+// ---------------------------------------------------------------------------------------------
+// login response helpers
+
+const NOT_FOUND = Symbol('not found');
+
+/**
+ * The backward-compatible path walk of 02 §6.6: an object step needs the property (its value may
+ * be null), an array step needs an existing non-null element.
+ */
+export function walkResponse(path: string, data: Value): Value | typeof NOT_FOUND {
+  let cur: Value = data;
+  for (const step of path.split('.')) {
+    if (cur instanceof Map) {
+      if (!cur.has(step)) return NOT_FOUND;
+      cur = cur.get(step)!;
+    } else if (Array.isArray(cur)) {
+      if (!/^(0|-?[1-9][0-9]*)$/.test(step)) return NOT_FOUND;
+      const item = cur[Number(step)];
+      if (item === undefined || item === null) return NOT_FOUND;
+      cur = item;
+    } else {
+      return NOT_FOUND;
+    }
+  }
+  return cur;
+}
+
+/** 02 §6.6 step 3: a value naming an existing path of the login response becomes that value. */
+export function lookupInResponse(value: Value, response: Value): Value {
+  if (value === null) return response;
+  if (isMap(value)) return value;
+  const path = phpString(value);
+  if (path === '.') return response;
+  const found = walkResponse(path, response);
+  return found === NOT_FOUND ? value : found;
+}
+
+/** The login response as an object (02 §6.5). */
+function loginResponseObject(decoded: Value): Value {
+  if (decoded instanceof Map) return decoded;
+  if (Array.isArray(decoded)) {
+    throw new UserError('The response to the login request should be an object or a scalar value, given "array".');
+  }
+  if (decoded === null) {
+    throw new UserError('The response to the login request should be an object or a scalar value, given "NULL".');
+  }
+  return new JsonObject([['data', decoded]]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// the authenticator
+
+export interface LoginOptions {
+  /** Name used in messages (`login` / `oauth20.login`). */
+  type: string;
+  /** Contexts of the login request's params/headers besides `attr`. */
+  loginContexts?: FunctionContext;
+  /** `login`: an object header value is a user error; `oauth20.login`: an internal error. */
+  objectHeaderIsUserError: boolean;
+}
+
+type Expiry = { kind: 'none' } | { kind: 'every' } | { kind: 'at'; at: number };
+
+export class LoginAuthenticator implements Authenticator {
+  private readonly setup: AuthSetup;
+  private readonly settings: LoginSettings;
+  private readonly options: LoginOptions;
+  private readonly attr: Map<string, Value>;
+  private readonly secrets: WireSecrets;
+  private loggedIn = false;
+  private expiry: Expiry = { kind: 'none' };
+  private query = new Map<string, Value>();
+  private headers: [string, Value][] = [];
+
+  constructor(setup: AuthSetup, settings: LoginSettings, options: LoginOptions) {
+    this.setup = setup;
+    this.settings = settings;
+    this.options = options;
+    this.attr = flattenContext(setup.attributes);
+    this.secrets = new WireSecrets(setup.logger);
+  }
+
+  /** Whole seconds of the injected clock. */
+  private now(): number {
+    return seconds(this.setup.nowMs);
+  }
+
+  private needsLogin(): boolean {
+    if (!this.loggedIn) return true;
+    switch (this.expiry.kind) {
+      case 'none':
+        return false;
+      case 'every':
+        return true;
+      case 'at':
+        return this.expiry.at !== 0 && this.now() > this.expiry.at;
+    }
+  }
+
+  async authenticate(request: PreparedRequest, client: HttpClient): Promise<void> {
+    if (this.needsLogin()) await this.login(client);
+    this.apply(request);
+  }
+
+  /** 02 §6.7: the computed query (indexed-list merge, always rebuilt) and headers. */
+  private apply(request: PreparedRequest): void {
+    const query = rebuildQuery(request.url.query ?? '', this.query, 'indexed');
+    request.url.query = query === '' ? undefined : query;
+    for (const [name, value] of this.headers) {
+      if (objectPath(value, name) !== undefined) {
+        throw new ApplicationError(`Invalid header value for '${name}': an object cannot be sent as a header.`, {
+          context: { path: `${AUTH_PATH}.apiRequest.headers.${name}` },
+        });
+      }
+      setAuthHeader(request, name, value);
+    }
+  }
+
+  /** Builds the login request (02 §6.4). */
+  private loginRequest(): PreparedRequest {
+    const def = this.settings.loginRequest;
+    const ctx: FunctionContext = { attr: this.attr, ...(this.options.loginContexts ?? {}) };
+    const rawParams = member(def, 'params');
+    const rawHeaders = member(def, 'headers');
+    const params = evaluatePlace(rawParams, ctx, this.setup.nowMs, `${LOGIN_PATH}.params`);
+    const headers = evaluatePlace(rawHeaders, ctx, this.setup.nowMs, `${LOGIN_PATH}.headers`);
+    for (const [name, value] of headers) {
+      const path = objectPath(value, name);
+      if (path === undefined) continue;
+      if (this.options.objectHeaderIsUserError) throw objectHeaderError(path, `${LOGIN_PATH}.headers.${name}`);
+      throw new ApplicationError(`Invalid header value for '${name}' in the login request.`, { context: { path: `${LOGIN_PATH}.headers.${name}` } });
+    }
+    this.secrets.register(params.map(([, v]) => v));
+
+    const description = new PhpArray();
+    const endpoint = member(def, 'endpoint');
+    if (endpoint !== undefined) description.set('endpoint', endpoint);
+    const method = member(def, 'method');
+    if (method !== undefined) description.set('method', method);
+    const paramsValue: Value = Array.isArray(rawParams) ? params.map(([, v]) => v) : new PhpArray(params);
+    if (params.length > 0) description.set('params', paramsValue);
+    if (headers.length > 0) description.set('headers', new PhpArray(headers));
+
+    let prepared: PreparedRequest;
+    try {
+      prepared = buildRequest(description, {
+        baseUrl: this.setup.baseUrl,
+        clientHeaders: this.setup.clientHeaders?.() ?? new HeaderList(),
+        defaultOptions: undefined,
+      });
+    } catch (e) {
+      if (e instanceof UserError && e.configPath === undefined) throw new UserError(e.message, { configPath: LOGIN_PATH, context: e.context });
+      throw e;
+    }
+    // JSON login bodies print floats with 17 significant digits (02 §6.4).
+    if (prepared.method === 'POST' && prepared.headers.get('content-type') === 'application/json' && params.length > 0) {
+      prepared.body = Buffer.from(pjson(paramsValue, 'p17'));
+      const length = prepared.headers.entries.find((e) => e.name.toLowerCase() === 'content-length');
+      if (length) length.values = [String(prepared.body.length)];
+    }
+    return prepared;
+  }
+
+  private async login(client: HttpClient): Promise<void> {
+    const request = this.loginRequest();
+    const response = await client.send(request, false);
+    let decoded: Value;
+    if (this.settings.format === 'text') {
+      if (response.status >= 400) throw httpErrorFor(response);
+      decoded = bytesToPhpString(response.body);
+    } else {
+      decoded = interpretResponse(response, [], this.setup.logger);
+    }
+    const loginResponse = loginResponseObject(decoded);
+    const ctx: FunctionContext = { response: flattenContext(loginResponse), attr: this.attr };
+    const apiRequest = member(this.settings.auth, 'apiRequest');
+    const compute = (key: string): [string, Value][] =>
+      evaluatePlace(member(apiRequest, key), ctx, this.setup.nowMs, `${AUTH_PATH}.apiRequest.${key}`).map(([k, v]) => [k, lookupInResponse(v, loginResponse)]);
+    this.query = new Map(compute('query'));
+    this.headers = compute('headers');
+    this.secrets.register([...this.query.values()].filter((v) => typeof v === 'string'));
+    this.expiry = this.expiryAfterLogin(loginResponse);
+    this.loggedIn = true;
+  }
+
+  /** 02 §6.8. */
+  private expiryAfterLogin(loginResponse: Value): Expiry {
+    const expires = member(this.settings.auth, 'expires');
+    const t = this.now();
+    if (expires === undefined || expires === null) return { kind: 'none' };
+    if (isPhpNumeric(expires)) {
+      const offset = Number(valueLong(expires));
+      // Normative rule for zero (02 §6.3): log in before every API request attempt.
+      return offset === 0 ? { kind: 'every' } : { kind: 'at', at: t + offset };
+    }
+    if (!isMap(expires) || isEmpty(member(expires, 'response'))) return { kind: 'none' };
+    const found = walkResponse(phpString(member(expires, 'response')!), loginResponse);
+    if (found === NOT_FOUND || found === null) return { kind: 'none' };
+    let at: number;
+    if (isInt(found)) {
+      at = Number(found);
+    } else {
+      const parsed = evaluate(new PhpArray([['function', 'strtotime'], ['args', [textOf(found), t]]]), {}, { now: this.setup.nowMs });
+      at = isInt(parsed) ? Number(parsed) : 0;
+    }
+    if (truthy(member(expires, 'relative'))) at += t;
+    if (at < t) {
+      throw new UserError(`Login authentication returned expiry time before current time: '${textOf(found)}'`, { configPath: `${AUTH_PATH}.expires` });
+    }
+    return { kind: 'at', at };
+  }
+}
+
+export function createLoginAuth(setup: AuthSetup): Authenticator {
+  const settings = validateLogin(setup.config);
+  return new LoginAuthenticator(setup, settings, { type: 'login', objectHeaderIsUserError: true });
+}
+
+registerAuthMethod({
+  type: 'login',
+  description: 'Login request (loginRequest) whose response feeds apiRequest.headers/apiRequest.query; optional expiry.',
+  create: createLoginAuth,
+});

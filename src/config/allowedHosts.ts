@@ -1,0 +1,85 @@
+/**
+ * `image_parameters.allowed_hosts` (spec 01 §1.12). The reference checks only the URLs of the
+ * top-level jobs at set-up; we also check every URL actually requested (redirect hops and
+ * next-page links), so a response cannot lead the extractor outside the allowed set.
+ */
+import { UserError } from '../errors/UserError.ts';
+import { isEmpty, isMap, member, type Value } from '../json/value.ts';
+import { phpString } from '../json/numbers.ts';
+import { httpBuildQuery, phpParseUrl } from '../http/query.ts';
+
+interface AllowedHost {
+  host: string;
+  scheme: string | undefined;
+  port: number | undefined;
+  /** A port given as a string never matches (PHP strict comparison). */
+  portIsString: boolean;
+  endpoint: string[];
+}
+
+function segments(path: string): string[] {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+export function allowedHostsOf(imageParameters: Value | undefined): AllowedHost[] | undefined {
+  const list = member(imageParameters, 'allowed_hosts');
+  if (!Array.isArray(list) || list.length === 0 || !list.every((e) => isMap(e))) return undefined;
+  return list.map((entry) => {
+    const port = member(entry, 'port');
+    const endpoint = member(entry, 'endpoint');
+    return {
+      host: phpString(member(entry, 'host') ?? null),
+      scheme: member(entry, 'scheme') === undefined ? undefined : phpString(member(entry, 'scheme')!),
+      port: typeof port === 'number' ? port : undefined,
+      portIsString: typeof port === 'string',
+      endpoint: isEmpty(endpoint) ? [] : segments(phpString(endpoint!).replace(/\/+$/, '')),
+    };
+  });
+}
+
+export function isAllowed(url: string, hosts: readonly AllowedHost[]): boolean {
+  const parts = phpParseUrl(url);
+  let host = parts?.host ?? '';
+  let path = parts?.path ?? '';
+  if (host === '' && path !== '') {
+    const segs = segments(path);
+    host = segs[0] ?? '';
+    path = segs.slice(1).join('/');
+  }
+  const scheme = parts?.scheme;
+  const port = parts?.port;
+  const pathSegs = segments(path);
+  return hosts.some((h) => {
+    if (h.host !== host) return false;
+    if (h.scheme !== undefined && h.scheme !== scheme) return false;
+    if (h.portIsString) return false;
+    if (h.port !== undefined && h.port !== port) return false;
+    return h.endpoint.every((seg, i) => pathSegs[i] === seg);
+  });
+}
+
+function notAllowed(url: string): UserError {
+  return new UserError(`URL "${url}" is not in the allowed hosts whitelist.`, { configPath: 'image_parameters.allowed_hosts' });
+}
+
+/** The reference's set-up check over the top-level jobs. */
+export function checkJobUrls(hosts: readonly AllowedHost[], baseUrl: string, jobs: Value | undefined): void {
+  const list = Array.isArray(jobs) ? jobs : isMap(jobs) ? [...jobs.values()] : [];
+  for (const job of list) {
+    let endpoint = phpString((member(job, 'endpoint') as Value | undefined) ?? null);
+    const placeholders = member(job, 'placeholders');
+    if (isMap(placeholders)) for (const [k, v] of placeholders) endpoint = endpoint.split(`{${k}}`).join(isMap(v) ? '' : phpString(v));
+    const params = member(job, 'params');
+    if (!isEmpty(params)) endpoint += (endpoint.includes('?') ? '&' : '?') + httpBuildQuery(params!);
+    const url = `${baseUrl.replace(/\/+$/, '')}/${endpoint.replace(/^\/+/, '')}`;
+    if (!isAllowed(url, hosts)) throw notAllowed(url);
+  }
+}
+
+/** Our per-request check (redirects, next-page links). */
+export function requestChecker(hosts: readonly AllowedHost[]): (href: string) => void {
+  return (href) => {
+    if (!isAllowed(href, hosts)) throw notAllowed(href);
+  };
+}

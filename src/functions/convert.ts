@@ -1,0 +1,250 @@
+/**
+ * PHP 7.4 argument conversions used by the user functions (spec 02 §11.5) and the byte form of
+ * strings.
+ *
+ * PHP strings are byte strings. Values here are JavaScript strings, so raw bytes that are not
+ * valid UTF-8 (e.g. `md5(s, true)`) are carried losslessly with the "surrogate escape" convention:
+ * each byte 0x80–0xFF that is not part of a valid UTF-8 sequence is stored as the lone surrogate
+ * U+DC80–U+DCFF. `phpBytes` reverses this, so `base64_encode(hash_hmac(…, true))` is exact.
+ * A string that is valid UTF-8 text is stored as ordinary text.
+ */
+import { isUtf8 } from 'node:buffer';
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { phpFloatString } from '../json/numbers.ts';
+import { JsonObject, PhpArray, PhpFloat, type Value } from '../json/value.ts';
+
+// ---------------------------------------------------------------------------------------------
+// bytes
+
+const ESCAPED = /[\udc80-\udcff]/;
+
+/** The PHP byte string of `s` (UTF-8, escaped raw bytes restored). */
+export function phpBytes(s: string): Buffer {
+  if (!ESCAPED.test(s)) return Buffer.from(s, 'utf8');
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      out.push(c);
+    } else if (c < 0x800) {
+      out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      const cp = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00);
+      i++;
+      out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+    } else if (c >= 0xdc80 && c <= 0xdcff) {
+      out.push(c - 0xdc00);
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      out.push(0xef, 0xbf, 0xbd);
+    } else {
+      out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    }
+  }
+  return Buffer.from(out);
+}
+
+/** Length of the valid UTF-8 sequence starting at `i`, or 0 when the byte there starts none. */
+function utf8SequenceLength(b: Uint8Array, i: number): number {
+  const x = b[i]!;
+  let need: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (x >= 0xc2 && x <= 0xdf) need = 1;
+  else if (x >= 0xe0 && x <= 0xef) {
+    need = 2;
+    if (x === 0xe0) lo = 0xa0;
+    else if (x === 0xed) hi = 0x9f;
+  } else if (x >= 0xf0 && x <= 0xf4) {
+    need = 3;
+    if (x === 0xf0) lo = 0x90;
+    else if (x === 0xf4) hi = 0x8f;
+  } else return 0;
+  if (i + need >= b.length) return 0;
+  const second = b[i + 1]!;
+  if (second < lo || second > hi) return 0;
+  for (let k = 2; k <= need; k++) {
+    const y = b[i + k]!;
+    if (y < 0x80 || y > 0xbf) return 0;
+  }
+  return need + 1;
+}
+
+/** A PHP byte string as a JavaScript string (see the module comment). */
+export function bytesToPhpString(b: Uint8Array): string {
+  const buf = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  if (isUtf8(buf)) return buf.toString('utf8');
+  let out = '';
+  let i = 0;
+  while (i < buf.length) {
+    const x = buf[i]!;
+    if (x < 0x80) {
+      out += String.fromCharCode(x);
+      i++;
+      continue;
+    }
+    const len = utf8SequenceLength(buf, i);
+    if (len === 0) {
+      out += String.fromCharCode(0xdc00 + x);
+      i++;
+    } else {
+      out += buf.toString('utf8', i, i + len);
+      i += len;
+    }
+  }
+  return out;
+}
+
+/** Re-joins escaped bytes that became a valid UTF-8 sequence after concatenation. */
+export function normalizeBytes(s: string): string {
+  return ESCAPED.test(s) ? bytesToPhpString(phpBytes(s)) : s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// value classification
+
+/** A PHP array: a JSON list, or an empty configuration map (`{}` decodes to `[]`). */
+export function isPhpArrayValue(v: Value): v is Value[] | PhpArray {
+  return Array.isArray(v) || (v instanceof PhpArray && v.size === 0);
+}
+
+/** A PHP object (`stdClass`): a response object or a non-empty configuration map. */
+export function isPhpObjectValue(v: Value): v is JsonObject | PhpArray {
+  return v instanceof JsonObject || (v instanceof PhpArray && v.size > 0);
+}
+
+function arrayCount(v: Value[] | PhpArray): number {
+  return Array.isArray(v) ? v.length : v.size;
+}
+
+// ---------------------------------------------------------------------------------------------
+// conversions
+
+/**
+ * `(string)$v` as done by `implode`, `concat`, `%s`: arrays → `Array` (PHP notice), objects →
+ * a fatal error in the reference (internal error here).
+ */
+export function valueString(v: Value): string {
+  if (v === null || v === false) return '';
+  if (v === true) return '1';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (v instanceof PhpFloat) return phpFloatString(v.value);
+  if (isPhpArrayValue(v)) return 'Array';
+  throw new ApplicationError('Object of class stdClass could not be converted to string');
+}
+
+/** Weak-mode string parameter (`Z_PARAM_STR`): arrays and objects are rejected (`undefined`). */
+export function zppString(v: Value): string | undefined {
+  if (Array.isArray(v) || v instanceof Map) return undefined;
+  return valueString(v);
+}
+
+/** Weak-mode bool parameter (`Z_PARAM_BOOL`). */
+export function zppBool(v: Value): boolean | undefined {
+  if (Array.isArray(v) || v instanceof Map) return undefined;
+  if (v === null || v === false) return false;
+  if (v === true) return true;
+  if (typeof v === 'string') return v !== '' && v !== '0';
+  if (typeof v === 'number') return v !== 0;
+  if (typeof v === 'bigint') return v !== 0n;
+  return v.value !== 0;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const TWO_63 = 2 ** 63;
+
+/** The result of PHP's numeric-string scan. */
+export interface NumericString {
+  kind: 'int' | 'float';
+  int: bigint;
+  float: number;
+  /** Characters after the number (PHP: "non well formed" notice). */
+  trailing: boolean;
+}
+
+const NUMERIC_PREFIX = /^[ \t\n\r\v\f]*([+-]?)(?:(\d+)(\.\d*)?|(\.\d+))([eE][+-]?\d+)?/;
+
+/** PHP 7.4 `_is_numeric_string_ex` (leading whitespace allowed, trailing data reported). */
+export function numericString(s: string): NumericString | undefined {
+  const m = NUMERIC_PREFIX.exec(s);
+  if (!m) return undefined;
+  const trailing = m[0].length < s.length;
+  const body = m[0].trimStart();
+  if (m[3] === undefined && m[4] === undefined && m[5] === undefined) {
+    const n = BigInt(m[1] + m[2]!);
+    if (n >= INT64_MIN && n <= INT64_MAX) return { kind: 'int', int: n, float: Number(n), trailing };
+  }
+  return { kind: 'float', int: 0n, float: Number(body), trailing };
+}
+
+function fitsLong(d: number): boolean {
+  return !Number.isNaN(d) && d < TWO_63 && d >= -TWO_63;
+}
+
+/** Weak-mode int parameter (`Z_PARAM_LONG`): `undefined` when PHP rejects the argument. */
+export function zppLong(v: Value): bigint | undefined {
+  if (v === null || v === false) return 0n;
+  if (v === true) return 1n;
+  if (typeof v === 'number') return BigInt(v);
+  if (typeof v === 'bigint') return v;
+  if (v instanceof PhpFloat) return fitsLong(v.value) ? BigInt(Math.trunc(v.value)) : undefined;
+  if (typeof v === 'string') {
+    const n = numericString(v);
+    if (!n) return undefined;
+    if (n.kind === 'int') return n.int;
+    return fitsLong(n.float) ? BigInt(Math.trunc(n.float)) : undefined;
+  }
+  return undefined;
+}
+
+/** PHP 7 `zend_dval_to_lval` (64-bit, modular for out-of-range values, 0 for INF/NaN). */
+export function dvalToLval(d: number): bigint {
+  if (!Number.isFinite(d)) return 0n;
+  const t = Math.trunc(d);
+  if (fitsLong(t)) return BigInt(t);
+  let m = BigInt(t) % 2n ** 64n;
+  if (m < 0n) m += 2n ** 64n;
+  return m > INT64_MAX ? m - 2n ** 64n : m;
+}
+
+/** `zval_get_long` (used by `sprintf` for `%d` etc.): never fails. */
+export function valueLong(v: Value): bigint {
+  if (v === null || v === false) return 0n;
+  if (v === true) return 1n;
+  if (typeof v === 'number') return BigInt(v);
+  if (typeof v === 'bigint') return v;
+  if (v instanceof PhpFloat) return dvalToLval(v.value);
+  if (typeof v === 'string') {
+    const n = numericString(v);
+    if (!n) return 0n;
+    if (n.kind === 'int') return n.int;
+    if (Number.isNaN(n.float)) return 0n;
+    if (!fitsLong(n.float)) return n.float > 0 ? INT64_MAX : INT64_MIN;
+    return BigInt(Math.trunc(n.float));
+  }
+  if (isPhpArrayValue(v)) return arrayCount(v) > 0 ? 1n : 0n;
+  return 1n;
+}
+
+const STRTOD_PREFIX = /^[ \t\n\v\f\r]*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/;
+
+/** `zval_get_double` (used by `sprintf` for `%f`, `%e`, `%g`). Strings use `zend_strtod`. */
+export function valueDouble(v: Value): number {
+  if (v === null || v === false) return 0;
+  if (v === true) return 1;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof PhpFloat) return v.value;
+  if (typeof v === 'string') {
+    const m = STRTOD_PREFIX.exec(v);
+    return m ? Number(m[0].trimStart()) : 0;
+  }
+  if (isPhpArrayValue(v)) return arrayCount(v) > 0 ? 1 : 0;
+  return 1;
+}
+
+/** A PHP int result: a JS number when safe, else a bigint. */
+export function intValue(n: bigint): number | bigint {
+  return n >= -9007199254740991n && n <= 9007199254740991n ? Number(n) : n;
+}

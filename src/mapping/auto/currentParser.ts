@@ -1,0 +1,285 @@
+/**
+ * Automatic parser, current mode (spec 04 §4): analysis on arrival, rows at the end.
+ */
+import { JsonObject, PhpArray, type Value, type ValueMap } from '../../json/value.ts';
+import { pjson } from '../../json/encode.ts';
+import { hash } from 'node:crypto';
+import { phpSerialize } from '../../json/serialize.ts';
+import { csvCell } from '../../output/csv.ts';
+import type { TableSink, TableWriter } from '../../output/tableSink.ts';
+import { ApplicationError } from '../../errors/ApplicationError.ts';
+import { UserError } from '../../errors/UserError.ts';
+import { safe } from '../names.ts';
+import { SNode, Structure, StructureError, currentStructureVersion } from './structure.ts';
+
+export const PARSE_ERROR_PREFIX = 'Error parsing response JSON: ';
+
+/** Lazily computed link value: `clean + "_" + md5(serialize(record) + outer)` (§4.6). */
+export class LinkRef {
+  private readonly clean: string;
+  private readonly record: Value;
+  private readonly outer: LinkRef | null;
+  private value: string | undefined;
+
+  constructor(clean: string, record: Value, outer: LinkRef | null) {
+    this.clean = clean;
+    this.record = record;
+    this.outer = outer;
+  }
+
+  get(): string {
+    if (this.value === undefined) {
+      // md5 of the UTF-8 bytes, as md5Hex() — the one-shot API is about twice as fast.
+      this.value = this.clean + '_' + hash('md5', phpSerialize(this.record) + (this.outer ? this.outer.get() : ''), 'hex');
+    }
+    return this.value;
+  }
+}
+
+interface Column {
+  /** Raw property name. */
+  c: string;
+  /** Node type, or `string` for parent columns. */
+  t: string;
+  /** The child node `_c` (if it exists). */
+  node: SNode | undefined;
+  /** Clean path of the child (link prefix / table path for lists and nested objects). */
+  clean: string;
+  /** Header name and slot when the plan was made (names are looked up live, see slotOf). */
+  name: string;
+  slot: number;
+}
+
+interface Plan {
+  version: number;
+  header: string[];
+  /** Distinct header names (PHP array keys) → cell slot. */
+  slots: Map<string, number>;
+  names: string[];
+  cols: Column[];
+}
+
+/** Rejects list / configuration-map parent values (non-empty), as the reference does. */
+export function checkParentValues(pc: readonly (readonly [string, Value])[]): void {
+  for (const [, v] of pc) {
+    if ((Array.isArray(v) && v.length > 0) || (v instanceof PhpArray && v.size > 0)) {
+      throw new UserError('Error assigning parentId to a CSV file! $parentId array cannot be multidimensional.');
+    }
+  }
+}
+
+/** Scalar / null items become `{"data": item}`, lists `{"data": JSON}` (§4.6, §4.8). */
+export function wrapItem(item: Value): ValueMap {
+  if (item instanceof Map) return item;
+  const o = new JsonObject();
+  o.set('data', Array.isArray(item) ? pjson(item, 'p17') : item);
+  return o;
+}
+
+/** A copy of `r` with the parent columns set (existing properties overwritten in place). */
+export function mergeParents(r: ValueMap, pc: readonly (readonly [string, Value])[]): ValueMap {
+  const copy = r instanceof JsonObject ? new JsonObject(r) : new PhpArray(r);
+  for (let i = 0; i < pc.length; i++) copy.set(pc[i]![0], pc[i]![1]);
+  return copy;
+}
+
+function assignError(value: Value, name: string): ApplicationError {
+  let text: string;
+  try {
+    text = csvCell(value);
+  } catch {
+    text = '';
+  }
+  return new ApplicationError(`Error assigning '${text}' to a non-existing column '${name}'!`);
+}
+
+export class CurrentOutput {
+  private readonly structure: Structure;
+  private readonly sink: TableSink;
+  private readonly tables = new Map<string, TableWriter>();
+  private readonly tableNames = new Map<string, string>();
+  private readonly plans = new WeakMap<SNode, Map<string, Plan>>();
+
+  constructor(structure: Structure, sink: TableSink) {
+    this.structure = structure;
+    this.sink = sink;
+  }
+
+  /** Output of one queued batch (§4.6). */
+  emitBatch(records: readonly Value[], dataType: string, parentColumns: Map<string, Value>): void {
+    const dt = this.structure.root.props.get(dataType);
+    const aliases = this.structure.aliases;
+    const pc: [string, Value][] = [];
+    for (const [k, v] of parentColumns) pc.push([aliases.get(k) ?? k, v]);
+    checkParentValues(pc);
+    this.emitList(records, dt?.items, dataType, pc);
+  }
+
+  private tableName(clean: string): string {
+    let t = this.tableNames.get(clean);
+    if (t === undefined) {
+      t = safe(clean);
+      this.tableNames.set(clean, t);
+    }
+    return t;
+  }
+
+  /** `emitList(items, P, parent)` with the aliased parent entries `pc` (may be reordered, §4.5). */
+  private emitList(items: readonly Value[], row: SNode | undefined, clean: string, pc: [string, Value][]): void {
+    const tableName = this.tableName(clean);
+    let writer = this.tables.get(tableName);
+    if (writer === undefined) {
+      if (row && pc.length > 0) this.structure.registerParents(row, pc);
+      const header = row ? this.headers(row) : [];
+      writer = this.sink.open(tableName, header);
+      this.tables.set(tableName, writer);
+    }
+    const n = pc.length;
+    const keys = n === 0 ? NO_KEYS : n === 1 ? [pc[0]![0]] : pc.map((e) => e[0]);
+    const sig = n === 0 ? '' : n === 1 ? keys[0]! : keys.join('\u0000');
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      let r = wrapItem(item);
+      if (n > 0) {
+        if (r === item) r = mergeParents(r, pc);
+        else for (let j = 0; j < n; j++) r.set(pc[j]![0], pc[j]![1]);
+      }
+      const plan = this.plan(row, clean, keys, sig);
+      const values = this.emitRow(r, row, clean, plan, null);
+      const cells = new Array<string>(values.length);
+      for (let j = 0; j < values.length; j++) cells[j] = csvCell(values[j]);
+      writer.write(cells);
+    }
+  }
+
+  /** `headers(P, none)` of a node (§4.6). */
+  private headers(node: SNode): string[] {
+    const h: string[] = [];
+    this.collectHeaders(node, h);
+    return h;
+  }
+
+  private collectHeaders(node: SNode, h: string[]): void {
+    if (node.nodeType === 'scalar') h.push(node.headerNames ?? '');
+    for (const v of node.entries.values()) {
+      if (typeof v === 'string') continue;
+      if (v.nodeType === 'object') this.collectHeaders(v, h);
+      else h.push(v.headerNames ?? '');
+    }
+  }
+
+  /** The row plan of `row` with parent keys `keys` (registers them first, §4.5). */
+  private plan(row: SNode | undefined, clean: string, keys: readonly string[], sig: string): Plan {
+    if (!row) return emptyPlan(keys);
+    let byKeys = this.plans.get(row);
+    if (byKeys === undefined) {
+      byKeys = new Map();
+      this.plans.set(row, byKeys);
+    }
+    const cached = byKeys.get(sig);
+    if (cached !== undefined && cached.version === currentStructureVersion()) return cached;
+    if (keys.length > 0) {
+      // Keys not registered yet (only when a table is reached with other parent columns than
+      // those it was created with — unsupported by the reference: rows wider than the header).
+      this.structure.registerParents(
+        row,
+        keys.map((k) => [k, null]),
+      );
+    }
+    const header = this.headers(row);
+    const slots = new Map<string, number>();
+    const names: string[] = [];
+    for (const h of header) {
+      if (!slots.has(h)) {
+        slots.set(h, names.length);
+        names.push(h);
+      }
+    }
+    const cols: Column[] = [];
+    const add = (c: string, t: string, node: SNode | undefined): void => {
+      const name = node?.headerNames ?? row.headerNames ?? '';
+      cols.push({ c, t, node, clean: clean + '.' + c, name, slot: slots.get(name) ?? -1 });
+    };
+    if (row.nodeType === 'object') {
+      for (const [enc, v] of row.entries) {
+        if (typeof v === 'string') continue;
+        add(enc === '[]' ? '[]' : enc.slice(1), v.nodeType ?? '', v);
+      }
+    } else if (row.nodeType === 'scalar') {
+      add('data', 'scalar', row.props.get('data'));
+    }
+    for (const k of keys) {
+      const existing = cols.find((col) => col.c === k);
+      if (existing) existing.t = 'string';
+      else add(k, 'string', row.props.get(k));
+    }
+    const plan: Plan = { version: currentStructureVersion(), header, slots, names, cols };
+    byKeys.set(sig, plan);
+    return plan;
+  }
+
+  /** `emitRow(r, P, parentKeys, outer)`: returns the cell values in header order. */
+  private emitRow(r: ValueMap, row: SNode | undefined, clean: string, plan: Plan, outer: LinkRef | null): Value[] {
+    const values: Value[] = new Array<Value>(plan.names.length).fill(null);
+    const link = new LinkRef(clean, r, outer);
+    const cols = plan.cols;
+    for (let i = 0; i < cols.length; i++) {
+      const col = cols[i]!;
+      const v = r.get(col.c);
+      if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) {
+        if (col.t !== 'object') values[slotOf(plan, col, row, true, null)] = null;
+        continue;
+      }
+      if (col.t === 'array') {
+        const list = Array.isArray(v) ? v : [v];
+        const linkValue = link.get();
+        values[slotOf(plan, col, row, false, linkValue)] = linkValue;
+        const key = this.structure.aliases.get('JSON_parentId') ?? 'JSON_parentId';
+        this.emitList(list, col.node?.items, col.clean, [[key, linkValue]]);
+      } else if (col.t === 'object' && v instanceof Map && col.node) {
+        const childPlan = this.plan(col.node, col.clean, NO_KEYS, '');
+        const nested = this.emitRow(v, col.node, col.clean, childPlan, link);
+        const names = childPlan.names;
+        for (let j = 0; j < names.length; j++) {
+          const slot = plan.slots.get(names[j]!);
+          if (slot === undefined) throw assignError(nested[j]!, names[j]!);
+          values[slot] = nested[j]!;
+        }
+      } else if (v === null || typeof v !== 'object' || !(v instanceof Map || Array.isArray(v))) {
+        values[slotOf(plan, col, row, true, v)] = v;
+      } else {
+        const json = pjson(v, 'p17');
+        values[slotOf(plan, col, row, false, json)] = json;
+      }
+    }
+    return values;
+  }
+}
+
+const NO_KEYS: readonly string[] = [];
+
+/**
+ * The cell slot of a column: `name(P+c)` (or `name(P)` when `fallback` and the child does not
+ * exist), looked up live — a child table created during this row may have renamed a node.
+ */
+function slotOf(plan: Plan, col: Column, row: SNode | undefined, fallback: boolean, value: Value): number {
+  const name = col.node ? (col.node.headerNames ?? '') : fallback ? (row?.headerNames ?? '') : '';
+  if (name === col.name && col.slot >= 0) return col.slot;
+  const slot = plan.slots.get(name);
+  if (slot === undefined) throw assignError(value, name);
+  return slot;
+}
+
+function emptyPlan(keys: readonly string[]): Plan {
+  return { version: currentStructureVersion(), header: [], slots: new Map(), names: [], cols: keys.map((k) => ({ c: k, t: 'string', node: undefined, clean: '', name: '', slot: -1 })) };
+}
+
+/** Analysis of one batch with the error prefix of §4.3. */
+export function analyzeCurrent(structure: Structure, records: readonly Value[], dataType: string, warn: (msg: string) => void): void {
+  try {
+    structure.analyzeBatch(records, dataType, warn);
+  } catch (e) {
+    if (e instanceof StructureError) throw new UserError(PARSE_ERROR_PREFIX + e.message, { cause: e });
+    throw e;
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * The automatic JSON → CSV parser (spec 04 §3–§5, §8).
+ *
+ * Batches are analysed when they arrive (type errors are raised then) and spooled to disk; the
+ * output phase (`writeTables`, synchronous) streams them back in arrival order into the sink.
+ */
+import { type Value, isEmpty, isMap, PhpFloat } from '../../json/value.ts';
+import type { TableSink } from '../../output/tableSink.ts';
+import { Spool } from './spool.ts';
+import { Structure } from './structure.ts';
+import { CurrentOutput, analyzeCurrent } from './currentParser.ts';
+import { LegacyOutput, LegacyStructure, looselyNull } from './legacyParser.ts';
+
+import type { ParentColumns } from '../recordSink.ts';
+
+/** Ordered parent columns of a batch; an empty map = none. */
+export type { ParentColumns };
+
+export interface AutoParserLogger {
+  warning(msg: string): void;
+  debug(msg: string): void;
+}
+
+export interface AutoParser {
+  readonly mode: 'current' | 'legacy';
+  /** Analyse + spool one batch; throws `UserError('Error parsing response JSON: …')`. */
+  addBatch(records: Value[], dataType: string, parentColumns: ParentColumns): void;
+  /** Output phase (synchronous): writes every table into the sink. Call once, after all batches. */
+  writeTables(sink: TableSink): void;
+  /**
+   * `json_parser.struct` / `json_parser.structVersion` for `out/state.json`. Call after
+   * `writeTables` (parent-column registrations happen in the output phase and are part of it).
+   */
+  stateEntries(): { struct: Value; version: number };
+  /** Removes the spool file. */
+  close(): void;
+}
+
+export interface AutoParserOptions {
+  /** The whole input state object (PhpArray), if any. */
+  state: Value | undefined;
+  /** `config.compatLevel` as configured (raw). */
+  compatLevel: Value | undefined;
+  spoolDir: string;
+  logger: AutoParserLogger;
+  /** The parser of an earlier configuration of this run: its structure is carried over (04 §8). */
+  inherit?: AutoParser;
+}
+
+const NUMERIC_PREFIX = /^[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/;
+
+/** PHP `(int)$v`. */
+export function phpIntval(v: Value | undefined): number {
+  if (v === undefined || v === null || v === false) return 0;
+  if (v === true) return 1;
+  if (typeof v === 'number') return Math.trunc(v);
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof PhpFloat) return Number.isFinite(v.value) ? Math.trunc(v.value) : 0;
+  if (typeof v === 'string') {
+    const m = NUMERIC_PREFIX.exec(v);
+    if (!m) return 0;
+    const n = Math.trunc(Number(m[0].trim()));
+    return Number.isFinite(n) ? n : 0;
+  }
+  if (Array.isArray(v)) return v.length > 0 ? 1 : 0;
+  return v.size > 0 ? 1 : 0;
+}
+
+/** Effective compat level (04 §3, 03 §3.4): `(int) config.compatLevel`, or 3 when PHP-empty. */
+export function effectiveCompatLevel(raw: Value | undefined): number {
+  return isEmpty(raw) ? 3 : phpIntval(raw);
+}
+
+class CurrentAutoParser implements AutoParser {
+  readonly mode = 'current' as const;
+  readonly structure = new Structure();
+  private readonly spool: Spool;
+  private readonly logger: AutoParserLogger;
+  private readonly warn: (msg: string) => void;
+
+  constructor(spoolDir: string, logger: AutoParserLogger) {
+    this.spool = new Spool(spoolDir);
+    this.logger = logger;
+    this.warn = (msg) => logger.warning(msg);
+  }
+
+  addBatch(records: Value[], dataType: string, parentColumns: ParentColumns): void {
+    // §4.2 step 1: no records, or exactly one null → ignored entirely.
+    if (records.length === 0 || (records.length === 1 && records[0] === null)) {
+      this.logger.debug(`No data returned in '${dataType}'`);
+      return;
+    }
+    analyzeCurrent(this.structure, records, dataType, this.warn);
+    this.spool.append({ records, dataType, parentColumns });
+  }
+
+  writeTables(sink: TableSink): void {
+    const out = new CurrentOutput(this.structure, sink);
+    for (const b of this.spool.batches()) out.emitBatch(b.records, b.dataType, b.parentColumns);
+  }
+
+  stateEntries(): { struct: Value; version: number } {
+    return { struct: this.structure.toState(), version: 3 };
+  }
+
+  close(): void {
+    this.spool.close();
+  }
+}
+
+class LegacyAutoParser implements AutoParser {
+  readonly mode = 'legacy' as const;
+  readonly structure = new LegacyStructure();
+  private readonly spool: Spool;
+  private readonly logger: AutoParserLogger;
+  private readonly warn: (msg: string) => void;
+
+  constructor(spoolDir: string, logger: AutoParserLogger) {
+    this.spool = new Spool(spoolDir);
+    this.logger = logger;
+    this.warn = (msg) => logger.warning(msg);
+  }
+
+  addBatch(records: Value[], dataType: string, parentColumns: ParentColumns): void {
+    // §5.2 step 1: nothing (or one loosely-null element) for an unknown type → ignored.
+    if ((records.length === 0 || (records.length === 1 && looselyNull(records[0]!))) && !this.structure.hasDefinitions(dataType)) {
+      this.logger.debug(`No data returned in '${dataType}'`);
+      return;
+    }
+    this.structure.analyzeBatch(records, dataType, this.warn);
+    this.spool.append({ records, dataType, parentColumns });
+  }
+
+  writeTables(sink: TableSink): void {
+    const out = new LegacyOutput(this.structure, sink);
+    for (const b of this.spool.batches()) out.emitBatch(b.records, b.dataType, b.parentColumns);
+  }
+
+  stateEntries(): { struct: Value; version: number } {
+    return { struct: this.structure.toState(), version: 2 };
+  }
+
+  close(): void {
+    this.spool.close();
+  }
+}
+
+/** Chooses the mode (04 §3), loads the structure and logs the mode warnings. */
+export function createAutoParser(options: AutoParserOptions): AutoParser {
+  const level = effectiveCompatLevel(options.compatLevel);
+  let struct: Value | undefined;
+  let version: Value | undefined;
+  if (options.inherit) {
+    const entries = options.inherit.stateEntries();
+    struct = entries.struct;
+    version = entries.version;
+  } else if (isMap(options.state)) {
+    struct = options.state.get('json_parser.struct');
+    version = options.state.get('json_parser.structVersion');
+  }
+  const { logger, spoolDir } = options;
+  if (!isEmpty(struct) && !isEmpty(version)) {
+    if (version === 2 || version === 2n) {
+      logger.warning('Using legacy JSON parser, because it is in configuration state.');
+      const parser = new LegacyAutoParser(spoolDir, logger);
+      parser.structure.load(struct);
+      return parser;
+    }
+    if (level <= 1) logger.warning('Ignored request for legacy JSON parser, because configuration is already upgraded.');
+    const parser = new CurrentAutoParser(spoolDir, logger);
+    parser.structure.load(struct);
+    return parser;
+  }
+  if (level <= 1) {
+    logger.warning('Using legacy JSON parser, because it has been explicitly requested.');
+    return new LegacyAutoParser(spoolDir, logger);
+  }
+  return new CurrentAutoParser(spoolDir, logger);
+}

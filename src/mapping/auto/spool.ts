@@ -1,0 +1,475 @@
+/**
+ * Disk spool for the automatic parser's batches (spec 04 §0 "two phases").
+ *
+ * The reference keeps every analysed batch in memory until the output phase. We append each
+ * batch to a file instead and stream the batches back, in arrival order, when the tables are
+ * written, so memory does not grow with the number of rows.
+ *
+ * Codec: a compact tagged binary encoding of the value model that round-trips exactly
+ * (JsonObject / PhpArray / list, int / bigint / PhpFloat incl. -0, INF, NaN, any string incl.
+ * lone surrogates, key order). Batches are framed with their byte length. Frames are collected
+ * in a large in-memory buffer that is written with one `fs.writeSync` per few MiB; a run whose
+ * batches fit in that buffer never touches the disk.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { JsonObject, PhpArray, PhpFloat, type Value } from '../../json/value.ts';
+
+const T_NULL = 0;
+const T_FALSE = 1;
+const T_TRUE = 2;
+const T_INT32 = 3;
+const T_INT53 = 4;
+const T_BIGINT = 5;
+const T_FLOAT = 6;
+const T_ASCII = 7;
+const T_UTF8 = 8;
+const T_UTF16 = 9;
+const T_LIST = 10;
+const T_OBJECT = 11;
+const T_PHPARRAY = 12;
+/** A map key seen for the first time: the tagged string follows; it gets the next key id. */
+const T_KEYNEW = 13;
+/** A map key by id (u32). */
+const T_KEYREF = 14;
+
+/**
+ * Map keys repeat in nearly every record: they are written once and then referenced by id (the
+ * reader rebuilds the same table in the same order and reuses one string instance per key).
+ * The table is capped so that data with ever-new keys cannot grow it without bound.
+ */
+const MAX_KEYS = 1 << 16;
+const MAX_KEY_LENGTH = 256;
+
+/** Flush the write buffer to disk once it holds this much. */
+const FLUSH_AT = 4 * 1024 * 1024;
+/** Read chunk size. */
+const READ_CHUNK = 4 * 1024 * 1024;
+
+interface WellFormed {
+  isWellFormed(): boolean;
+}
+
+/** A growable byte buffer with the encoder for the value model. */
+export class ValueEncoder {
+  buf: Buffer;
+  pos = 0;
+  private readonly keys = new Map<string, number>();
+
+  constructor(initial = 64 * 1024) {
+    this.buf = Buffer.allocUnsafe(initial);
+  }
+
+  ensure(n: number): void {
+    const need = this.pos + n;
+    if (need <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < need) size *= 2;
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+
+  u8(v: number): void {
+    this.ensure(1);
+    this.buf[this.pos++] = v;
+  }
+
+  u32(v: number): void {
+    this.ensure(4);
+    this.buf.writeUInt32LE(v, this.pos);
+    this.pos += 4;
+  }
+
+  string(s: string): void {
+    const n = s.length;
+    // Short strings: copy char codes while they are ASCII (no native call).
+    if (n < 48) {
+      this.ensure(5 + n);
+      const b = this.buf;
+      const start = this.pos;
+      let p = start + 5;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        b[p++] = c;
+      }
+      if (i === n) {
+        b[start] = T_ASCII;
+        b.writeUInt32LE(n, start + 1);
+        this.pos = p;
+        return;
+      }
+    }
+    if (!(s as unknown as WellFormed).isWellFormed()) {
+      this.ensure(5 + 2 * n);
+      this.buf[this.pos] = T_UTF16;
+      this.buf.writeUInt32LE(2 * n, this.pos + 1);
+      this.buf.write(s, this.pos + 5, 'utf16le');
+      this.pos += 5 + 2 * n;
+      return;
+    }
+    this.ensure(5 + 3 * n);
+    const written = this.buf.write(s, this.pos + 5, 'utf8');
+    this.buf[this.pos] = written === n ? T_ASCII : T_UTF8;
+    this.buf.writeUInt32LE(written, this.pos + 1);
+    this.pos += 5 + written;
+  }
+
+  value(v: Value): void {
+    switch (typeof v) {
+      case 'string':
+        this.string(v);
+        return;
+      case 'number':
+        if ((v | 0) === v && !Object.is(v, -0)) {
+          this.ensure(5);
+          this.buf[this.pos] = T_INT32;
+          this.buf.writeInt32LE(v, this.pos + 1);
+          this.pos += 5;
+        } else {
+          this.ensure(9);
+          this.buf[this.pos] = T_INT53;
+          this.buf.writeDoubleLE(v, this.pos + 1);
+          this.pos += 9;
+        }
+        return;
+      case 'bigint':
+        this.ensure(9);
+        this.buf[this.pos] = T_BIGINT;
+        this.buf.writeBigInt64LE(v, this.pos + 1);
+        this.pos += 9;
+        return;
+      case 'boolean':
+        this.u8(v ? T_TRUE : T_FALSE);
+        return;
+    }
+    if (v === null || v === undefined) {
+      this.u8(T_NULL);
+      return;
+    }
+    if (v instanceof PhpFloat) {
+      this.ensure(9);
+      this.buf[this.pos] = T_FLOAT;
+      this.buf.writeDoubleLE(v.value, this.pos + 1);
+      this.pos += 9;
+      return;
+    }
+    if (Array.isArray(v)) {
+      this.ensure(5);
+      this.buf[this.pos] = T_LIST;
+      this.buf.writeUInt32LE(v.length, this.pos + 1);
+      this.pos += 5;
+      for (let i = 0; i < v.length; i++) this.value(v[i]!);
+      return;
+    }
+    this.ensure(5);
+    this.buf[this.pos] = v instanceof JsonObject ? T_OBJECT : T_PHPARRAY;
+    this.buf.writeUInt32LE(v.size, this.pos + 1);
+    this.pos += 5;
+    for (const [k, item] of v) {
+      this.key(k);
+      this.value(item);
+    }
+  }
+
+  key(k: string): void {
+    const id = this.keys.get(k);
+    if (id !== undefined) {
+      this.ensure(5);
+      const b = this.buf;
+      const p = this.pos;
+      b[p] = T_KEYREF;
+      b[p + 1] = id & 0xff;
+      b[p + 2] = (id >>> 8) & 0xff;
+      b[p + 3] = (id >>> 16) & 0xff;
+      b[p + 4] = id >>> 24;
+      this.pos = p + 5;
+      return;
+    }
+    if (this.keys.size < MAX_KEYS && k.length <= MAX_KEY_LENGTH) {
+      this.keys.set(k, this.keys.size);
+      this.u8(T_KEYNEW);
+    }
+    this.string(k);
+  }
+}
+
+/** Decoder over one buffer region. */
+export class ValueDecoder {
+  buf: Buffer;
+  pos: number;
+  private readonly keys: string[] = [];
+
+  constructor(buf: Buffer, pos = 0) {
+    this.buf = buf;
+    this.pos = pos;
+  }
+
+  u32(): number {
+    const b = this.buf;
+    const p = this.pos;
+    this.pos = p + 4;
+    return (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16)) + b[p + 3]! * 0x1000000;
+  }
+
+  string(): string {
+    const v = this.value();
+    if (typeof v !== 'string') throw new Error('spool: string expected');
+    return v;
+  }
+
+  key(): string {
+    const tag = this.buf[this.pos];
+    if (tag === T_KEYREF) {
+      this.pos++;
+      return this.keys[this.u32()]!;
+    }
+    if (tag === T_KEYNEW) {
+      this.pos++;
+      const k = this.string();
+      this.keys.push(k);
+      return k;
+    }
+    return this.string();
+  }
+
+  private ascii(n: number): string {
+    const b = this.buf;
+    const start = this.pos;
+    this.pos += n;
+    if (n < 24) {
+      let s = '';
+      for (let i = start; i < start + n; i++) s += String.fromCharCode(b[i]!);
+      return s;
+    }
+    return b.toString('latin1', start, start + n);
+  }
+
+  value(): Value {
+    const b = this.buf;
+    const tag = b[this.pos++];
+    switch (tag) {
+      case T_NULL:
+        return null;
+      case T_FALSE:
+        return false;
+      case T_TRUE:
+        return true;
+      case T_INT32: {
+        const p = this.pos;
+        this.pos = p + 4;
+        return b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24);
+      }
+      case T_INT53: {
+        const v = b.readDoubleLE(this.pos);
+        this.pos += 8;
+        return v;
+      }
+      case T_BIGINT: {
+        const v = b.readBigInt64LE(this.pos);
+        this.pos += 8;
+        return v;
+      }
+      case T_FLOAT: {
+        const v = b.readDoubleLE(this.pos);
+        this.pos += 8;
+        return new PhpFloat(v);
+      }
+      case T_ASCII:
+        return this.ascii(this.u32());
+      case T_UTF8: {
+        const n = this.u32();
+        const s = b.toString('utf8', this.pos, this.pos + n);
+        this.pos += n;
+        return s;
+      }
+      case T_UTF16: {
+        const n = this.u32();
+        const s = b.toString('utf16le', this.pos, this.pos + n);
+        this.pos += n;
+        return s;
+      }
+      case T_LIST: {
+        const n = this.u32();
+        const out: Value[] = new Array(n);
+        for (let i = 0; i < n; i++) out[i] = this.value();
+        return out;
+      }
+      case T_OBJECT:
+      case T_PHPARRAY: {
+        const n = this.u32();
+        const m = tag === T_OBJECT ? new JsonObject() : new PhpArray();
+        for (let i = 0; i < n; i++) {
+          const k = this.key();
+          m.set(k, this.value());
+        }
+        return m;
+      }
+      default:
+        throw new Error(`spool: corrupt data (tag ${String(tag)})`);
+    }
+  }
+}
+
+/** One queued batch (spec 04 §4.2 step 4). */
+export interface SpooledBatch {
+  records: Value[];
+  dataType: string;
+  parentColumns: Map<string, Value>;
+}
+
+function encodeBatch(enc: ValueEncoder, batch: SpooledBatch): void {
+  const frameStart = enc.pos;
+  enc.u32(0);
+  enc.string(batch.dataType);
+  enc.u32(batch.parentColumns.size);
+  for (const [k, v] of batch.parentColumns) {
+    enc.string(k);
+    enc.value(v);
+  }
+  enc.u32(batch.records.length);
+  for (const r of batch.records) enc.value(r);
+  enc.buf.writeUInt32LE(enc.pos - frameStart - 4, frameStart);
+}
+
+function decodeBatch(dec: ValueDecoder): SpooledBatch {
+  const dataType = dec.string();
+  const pcCount = dec.u32();
+  const parentColumns = new Map<string, Value>();
+  for (let i = 0; i < pcCount; i++) {
+    const k = dec.string();
+    parentColumns.set(k, dec.value());
+  }
+  const n = dec.u32();
+  const records: Value[] = new Array(n);
+  for (let i = 0; i < n; i++) records[i] = dec.value();
+  return { records, dataType, parentColumns };
+}
+
+let spoolCounter = 0;
+
+/** Append-only batch spool with sequential read-back. */
+export class Spool {
+  private readonly dir: string;
+  private readonly enc = new ValueEncoder(1024 * 1024);
+  private file: string | undefined;
+  private fd: number | undefined;
+  private written = 0;
+  private count = 0;
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /** Number of batches appended. */
+  get size(): number {
+    return this.count;
+  }
+
+  append(batch: SpooledBatch): void {
+    encodeBatch(this.enc, batch);
+    this.count++;
+    if (this.enc.pos >= FLUSH_AT) this.flush();
+  }
+
+  private flush(): void {
+    if (this.enc.pos === 0) return;
+    if (this.fd === undefined) {
+      fs.mkdirSync(this.dir, { recursive: true });
+      this.file = path.join(this.dir, `auto-parser-${process.pid}-${++spoolCounter}-${randomBytes(4).toString('hex')}.spool`);
+      this.fd = fs.openSync(this.file, 'w+', 0o600);
+    }
+    let off = 0;
+    while (off < this.enc.pos) {
+      off += fs.writeSync(this.fd, this.enc.buf, off, this.enc.pos - off, this.written + off);
+    }
+    this.written += this.enc.pos;
+    this.enc.pos = 0;
+    // Do not keep a huge buffer around after an exceptionally large batch.
+    if (this.enc.buf.length > 4 * FLUSH_AT) this.enc.buf = Buffer.allocUnsafe(1024 * 1024);
+  }
+
+  /** Streams the batches back in arrival order. Appending while iterating is not supported. */
+  *batches(): Generator<SpooledBatch> {
+    if (this.fd === undefined) {
+      // Everything is still in memory.
+      const end = this.enc.pos;
+      const buf = this.enc.buf;
+      const dec = new ValueDecoder(buf);
+      let p = 0;
+      while (p < end) {
+        const len = buf.readUInt32LE(p);
+        dec.buf = buf;
+        dec.pos = p + 4;
+        const batch = decodeBatch(dec);
+        p += 4 + len;
+        yield batch;
+      }
+      return;
+    }
+    this.flush();
+    const fd = this.fd;
+    const total = this.written;
+    let buf = Buffer.allocUnsafe(READ_CHUNK);
+    let have = 0; // valid bytes in buf
+    let start = 0; // first unconsumed byte in buf
+    let filePos = 0;
+    const dec = new ValueDecoder(buf);
+    const fill = (need: number): boolean => {
+      // Make `need` bytes available from `start`.
+      if (have - start >= need) return true;
+      if (start > 0) {
+        buf.copy(buf, 0, start, have);
+        have -= start;
+        start = 0;
+      }
+      if (need > buf.length) {
+        const next = Buffer.allocUnsafe(Math.max(need, buf.length * 2));
+        buf.copy(next, 0, 0, have);
+        buf = next;
+      }
+      while (have < need && filePos < total) {
+        const n = fs.readSync(fd, buf, have, Math.min(buf.length - have, total - filePos), filePos);
+        if (n <= 0) break;
+        have += n;
+        filePos += n;
+      }
+      return have - start >= need;
+    };
+    for (;;) {
+      if (!fill(4)) return;
+      const len = buf.readUInt32LE(start);
+      if (!fill(4 + len)) throw new Error('spool: truncated file');
+      dec.buf = buf;
+      dec.pos = start + 4;
+      const batch = decodeBatch(dec);
+      start += 4 + len;
+      yield batch;
+    }
+  }
+
+  /** Closes and deletes the spool file. */
+  close(): void {
+    if (this.fd !== undefined) {
+      try {
+        fs.closeSync(this.fd);
+      } catch {
+        // already closed
+      }
+      this.fd = undefined;
+    }
+    if (this.file !== undefined) {
+      try {
+        fs.rmSync(this.file, { force: true });
+      } catch {
+        // best effort
+      }
+      this.file = undefined;
+    }
+    this.enc.pos = 0;
+    this.written = 0;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * `cursor` pagination (spec 03 §5.3.6): the maximum (or minimum) id seen so far, plus an
+ * increment, is sent as a job parameter.
+ */
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
+import { lookup } from '../jobs/lookup.ts';
+import { pjson } from '../json/encode.ts';
+import { isEmpty, isInt, phpType, type Value } from '../json/value.ts';
+import type { Logger } from '../logging/logger.ts';
+import { intValueBig, isNumericValue, normalizeInt, OptionReader } from './options.ts';
+import { registerPaginationMethod } from './registry.ts';
+import { jobRequest, replaceParams, type JobInstance, type Scroller } from './scroller.ts';
+
+export interface CursorOptions {
+  idKey: string;
+  param: string;
+  reverse: boolean;
+  increment: bigint;
+  /** Config path of `idKey`, for the not-numeric error. */
+  idKeyPath: string;
+}
+
+export function cursorOptions(options: OptionReader): CursorOptions {
+  const idKey = options.strictString('idKey');
+  if (idKey === undefined) {
+    throw new UserError("Missing 'pagination.idKey' attribute required for cursor pagination", { configPath: options.at('idKey') });
+  }
+  const param = options.strictString('param');
+  if (param === undefined) {
+    throw new UserError("Missing 'pagination.param' attribute required for cursor pagination", { configPath: options.at('param') });
+  }
+  const increment = options.get('increment');
+  if (!isEmpty(increment) && !isInt(increment)) {
+    throw new ApplicationError(`Option '${options.at('increment')}' must be an integer, ${phpType(increment)} given.`, { context: { configPath: options.at('increment') } });
+  }
+  return {
+    idKey,
+    param,
+    reverse: options.flag('reverse', false),
+    increment: isInt(increment) ? BigInt(increment) : 0n,
+    idKeyPath: options.at('idKey'),
+  };
+}
+
+export class CursorScroller implements Scroller {
+  private readonly options: CursorOptions;
+  private readonly logger: Logger;
+  private max: bigint | null = null;
+  private min: bigint | null = null;
+
+  constructor(options: CursorOptions, logger: Logger) {
+    this.options = options;
+    this.logger = logger;
+  }
+
+  firstRequest(job: JobInstance) {
+    return jobRequest(job);
+  }
+
+  nextRequest(job: JobInstance, _response: Value, records: readonly Value[]) {
+    if (records.length === 0) {
+      this.logger.info('No data in response, stopping scrolling.');
+      this.reset();
+      return null;
+    }
+    for (const record of records) {
+      const value = lookup(this.options.idKey, record, '.');
+      if (!isNumericValue(value)) {
+        throw new UserError(`Cursor value '${pjson(value, 'shortest')}' is not numeric.`, { configPath: this.options.idKeyPath, context: { idKey: this.options.idKey } });
+      }
+      const id = intValueBig(value);
+      if (this.max === null || id > this.max) this.max = id;
+      if (this.min === null || id < this.min) this.min = id;
+    }
+    const cursor = (this.options.reverse ? this.min! : this.max!) + this.options.increment;
+    // The parameter is set on the job instance permanently (all its later pages).
+    job.params = replaceParams(job.params, [[this.options.param, normalizeInt(cursor)]]);
+    return jobRequest(job);
+  }
+
+  reset(): void {
+    this.max = null;
+    this.min = null;
+  }
+
+  forChild(): Scroller {
+    return new CursorScroller(this.options, this.logger);
+  }
+}
+
+registerPaginationMethod({
+  method: 'cursor',
+  description: 'Sends the highest (or lowest) record id seen so far, plus an increment, as a job parameter; stops on an empty page.',
+  options: {
+    idKey: 'Required. Path (delimiter `.`) of the id inside each record; ids must be numeric.',
+    param: 'Required. Name of the parameter carrying the cursor.',
+    reverse: 'Use the lowest id instead of the highest (truthiness). Default false.',
+    increment: 'Integer added to the cursor (may be negative). Default 0.',
+  },
+  create: ({ config, logger, path }) => new CursorScroller(cursorOptions(new OptionReader(config, path)), logger),
+});

@@ -1,0 +1,106 @@
+/**
+ * `offset` pagination (spec 03 §5.3.2): `limit`/`offset` parameters, the offset pointer
+ * advancing by the page size until a page has fewer records than the page size.
+ */
+import { UserError } from '../errors/UserError.ts';
+import { pjson } from '../json/encode.ts';
+import { isEmpty, member, type Value } from '../json/value.ts';
+import type { Logger } from '../logging/logger.ts';
+import { intValue, isNumericValue, OptionReader, shownOption } from './options.ts';
+import { registerPaginationMethod } from './registry.ts';
+import { jobRequest, replaceParams, requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
+
+export interface OffsetOptions {
+  limit: number;
+  limitParam: string;
+  offsetParam: string;
+  firstPageParams: boolean;
+  offsetFromJob: boolean;
+}
+
+export function offsetOptions(options: OptionReader): OffsetOptions {
+  const limit = options.get('limit');
+  if (isEmpty(limit)) {
+    throw new UserError("Missing 'pagination.limit' attribute required for offset pagination", { configPath: options.at('limit') });
+  }
+  if (!isNumericValue(limit)) {
+    throw new UserError(`Parameter 'pagination.limit' is not numeric. Value '${pjson(limit!, 'shortest')}'.`, {
+      configPath: options.at('limit'),
+      context: { value: shownOption(limit) },
+    });
+  }
+  return {
+    limit: intValue(limit),
+    limitParam: options.castString('limitParam', 'limit'),
+    offsetParam: options.castString('offsetParam', 'offset'),
+    firstPageParams: options.flag('firstPageParams', true),
+    offsetFromJob: options.flag('offsetFromJob', false),
+  };
+}
+
+export class OffsetScroller implements Scroller {
+  private readonly options: OffsetOptions;
+  private readonly logger: Logger;
+  private pointer = 0;
+
+  constructor(options: OffsetOptions, logger: Logger) {
+    this.options = options;
+    this.logger = logger;
+  }
+
+  /** Page size: the job's own non-empty `limitParam` value, else `limit` (re-read every page). */
+  private pageSize(job: JobInstance): number {
+    const own = member(job.params, this.options.limitParam);
+    return isEmpty(own) ? this.options.limit : intValue(own);
+  }
+
+  private scrollRequest(job: JobInstance) {
+    return requestWithParams(
+      job,
+      replaceParams(job.params, [
+        [this.options.limitParam, this.pageSize(job)],
+        [this.options.offsetParam, this.pointer],
+      ]),
+    );
+  }
+
+  firstRequest(job: JobInstance) {
+    if (this.options.offsetFromJob) {
+      const start = member(job.params, this.options.offsetParam);
+      if (!isEmpty(start)) this.pointer = intValue(start);
+    }
+    return this.options.firstPageParams ? this.scrollRequest(job) : jobRequest(job);
+  }
+
+  nextRequest(job: JobInstance, _response: Value, records: readonly Value[]) {
+    const size = this.pageSize(job);
+    if (records.length < size) {
+      this.logger.info('Offset limit reached, stopping scrolling.');
+      this.pointer = 0;
+      return null;
+    }
+    this.pointer += size;
+    return this.scrollRequest(job);
+  }
+
+  reset(): void {
+    this.pointer = 0;
+  }
+
+  forChild(): Scroller {
+    return new OffsetScroller(this.options, this.logger);
+  }
+}
+
+registerPaginationMethod({
+  method: 'offset',
+  description: 'Sends a page size and an offset; the offset grows by the page size until a page has fewer records than the page size.',
+  options: {
+    limit: 'Required. Page size; must be numeric, its integer part is used. A non-empty job parameter named like `limitParam` overrides it.',
+    limitParam: 'Name of the page-size parameter. Default `limit`.',
+    offsetParam: 'Name of the offset parameter. Default `offset`.',
+    firstPageParams: 'Send limit/offset on the first page too (truthiness). Default true.',
+    offsetFromJob: "Start from the job's own `offsetParam` value when it is not empty (truthiness). Default false.",
+  },
+  create: ({ config, logger, path }) => new OffsetScroller(offsetOptions(new OptionReader(config, path)), logger),
+});

@@ -1,0 +1,121 @@
+/**
+ * Reading pagination options the way the reference does (spec 03 §5.1, §5.3): `empty(…)`
+ * defaults, string casts, integer values, truthiness, and the strictly typed options whose
+ * wrong type is an internal error (exit code 2).
+ */
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { phpString } from '../json/numbers.ts';
+import { isEmpty, JsonObject, member, PhpArray, PhpFloat, phpType, truthy, type Value } from '../json/value.ts';
+
+/** PHP numeric string: leading whitespace, sign, digits with optional fraction and exponent; nothing after. */
+const NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const LEADING_NUMBER = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/;
+
+export function isNumericString(s: string): boolean {
+  return NUMERIC.test(s);
+}
+
+/** PHP `is_numeric`: integers, floats and numeric strings. */
+export function isNumericValue(v: Value | undefined): boolean {
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof PhpFloat || (typeof v === 'string' && NUMERIC.test(v));
+}
+
+/** Safe integers stay numbers, bigger ones become bigints (the value model of PHP ints). */
+export function normalizeInt(n: bigint): number | bigint {
+  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+}
+
+function truncToBigInt(x: number): bigint {
+  if (!Number.isFinite(x)) return 0n;
+  return BigInt(Math.trunc(x));
+}
+
+/** PHP `(int)` of any value, as a bigint. */
+export function intValueBig(v: Value | undefined): bigint {
+  if (v === undefined || v === null || v === false) return 0n;
+  if (v === true) return 1n;
+  if (typeof v === 'number') return BigInt(Math.trunc(v));
+  if (typeof v === 'bigint') return v;
+  if (v instanceof PhpFloat) return truncToBigInt(v.value);
+  if (typeof v === 'string') {
+    const m = LEADING_NUMBER.exec(v);
+    if (!m) return 0n;
+    const text = m[0].trim();
+    if (/^[+-]?\d+$/.test(text)) return BigInt(text);
+    return truncToBigInt(Number(text));
+  }
+  if (Array.isArray(v)) return v.length === 0 ? 0n : 1n;
+  if (v instanceof JsonObject) return 1n;
+  return (v as PhpArray).size === 0 ? 0n : 1n;
+}
+
+/** PHP `(int)` of any value, as a JavaScript number (page sizes, offsets, page numbers). */
+export function intValue(v: Value | undefined): number {
+  return Number(intValueBig(v));
+}
+
+/** PHP numeric value of a scalar for comparisons (`null` for values that are not numeric). */
+export function numericValue(v: Value | undefined): number | null {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof PhpFloat) return v.value;
+  if (typeof v === 'string' && NUMERIC.test(v)) return Number(v);
+  return null;
+}
+
+/** A scalar value as a JavaScript value for log contexts. */
+export function shownOption(v: Value | undefined): unknown {
+  if (v instanceof PhpFloat) return v.value;
+  if (typeof v === 'bigint') return v.toString();
+  if (v === undefined) return null;
+  if (v instanceof Map) return Object.fromEntries(v);
+  return v;
+}
+
+/**
+ * A configuration reader bound to one pagination configuration and its config path.
+ * `path` is used for the `configPath` of errors (e.g. `parameters.api.pagination.limit`).
+ */
+export class OptionReader {
+  readonly config: PhpArray;
+  readonly path: string;
+
+  constructor(config: Value | undefined, path: string) {
+    this.config = config instanceof PhpArray ? config : new PhpArray();
+    this.path = path;
+  }
+
+  at(key: string): string {
+    return `${this.path}.${key}`;
+  }
+
+  get(key: string): Value | undefined {
+    return member(this.config, key);
+  }
+
+  /** empty(…) → default, else the value cast to string. */
+  castString(key: string, fallback: string): string {
+    const v = this.get(key);
+    return isEmpty(v) ? fallback : phpString(v!);
+  }
+
+  /**
+   * A name/path option that must be a JSON string when set (03 §5.1 "type strictness"):
+   * empty(…) → `fallback` (undefined = not set); another type → internal error.
+   */
+  strictString(key: string, fallback?: string): string | undefined {
+    const v = this.get(key);
+    if (isEmpty(v)) return fallback;
+    if (typeof v !== 'string') {
+      throw new ApplicationError(`Option '${this.at(key)}' must be a string, ${phpType(v)} given.`, { context: { configPath: this.at(key), value: shownOption(v) } });
+    }
+    return v;
+  }
+
+  /** Truthiness with a default for an absent or `null` member. */
+  flag(key: string, fallback: boolean): boolean {
+    const v = this.get(key);
+    if (v === undefined || v === null) return fallback;
+    return truthy(v);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * `pagenum` pagination (spec 03 §5.3.3): a page number parameter (and optionally a page
+ * size) until an empty page, or a page shorter than the page size.
+ */
+import { isEmpty, member, type Value } from '../json/value.ts';
+import type { Logger } from '../logging/logger.ts';
+import { intValue, OptionReader } from './options.ts';
+import { registerPaginationMethod } from './registry.ts';
+import { jobRequest, replaceParams, requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
+
+export interface PagenumOptions {
+  pageParam: string;
+  limit: number | null;
+  limitParam: string;
+  firstPage: number;
+  firstPageParams: boolean;
+}
+
+export function pagenumOptions(options: OptionReader): PagenumOptions {
+  const limit = options.get('limit');
+  const firstPage = options.get('firstPage');
+  return {
+    pageParam: options.castString('pageParam', 'page'),
+    limit: isEmpty(limit) ? null : intValue(limit),
+    limitParam: options.castString('limitParam', 'limit'),
+    firstPage: firstPage === undefined || firstPage === null ? 1 : intValue(firstPage),
+    firstPageParams: options.flag('firstPageParams', true),
+  };
+}
+
+export class PagenumScroller implements Scroller {
+  private readonly options: PagenumOptions;
+  private readonly logger: Logger;
+  private page: number;
+
+  constructor(options: PagenumOptions, logger: Logger) {
+    this.options = options;
+    this.logger = logger;
+    this.page = options.firstPage;
+  }
+
+  /** Page size: the job's own non-empty `limitParam` value, else `limit`, else none. */
+  private pageSize(job: JobInstance): number | null {
+    const own = member(job.params, this.options.limitParam);
+    return isEmpty(own) ? this.options.limit : intValue(own);
+  }
+
+  private pageRequest(job: JobInstance) {
+    const size = this.pageSize(job);
+    const entries: [string, Value][] = [[this.options.pageParam, this.page]];
+    if (size !== null) entries.push([this.options.limitParam, size]);
+    return requestWithParams(job, replaceParams(job.params, entries));
+  }
+
+  firstRequest(job: JobInstance) {
+    return this.options.firstPageParams ? this.pageRequest(job) : jobRequest(job);
+  }
+
+  nextRequest(job: JobInstance, _response: Value, records: readonly Value[]) {
+    const size = this.pageSize(job);
+    if (size === null && records.length === 0) {
+      this.logger.info('Pagination stopped, response is empty.');
+      this.reset();
+      return null;
+    }
+    if (size !== null && records.length < size) {
+      this.logger.info('Pagination stopped, response is smaller than limit.');
+      this.reset();
+      return null;
+    }
+    this.page += 1;
+    return this.pageRequest(job);
+  }
+
+  reset(): void {
+    this.page = this.options.firstPage;
+  }
+
+  forChild(): Scroller {
+    return new PagenumScroller(this.options, this.logger);
+  }
+}
+
+registerPaginationMethod({
+  method: 'pagenum',
+  description: 'Sends a page number (and a page size when one is known); stops on an empty page, or on a page shorter than the page size.',
+  options: {
+    pageParam: 'Name of the page-number parameter. Default `page`.',
+    limit: 'Page size (integer value); none by default. A non-empty job parameter named like `limitParam` overrides it.',
+    limitParam: 'Name of the page-size parameter. Default `limit`.',
+    firstPage: 'Number of the first page (integer value, 0 allowed). Default 1.',
+    firstPageParams: 'Send the page parameters on the first page too (truthiness). Default true.',
+  },
+  create: ({ config, logger, path }) => new PagenumScroller(pagenumOptions(new OptionReader(config, path)), logger),
+});

@@ -1,0 +1,157 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
+import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
+import { makeDataDir, outIsEmpty, run, runIn } from '../helpers/dataDir.ts';
+
+const servers: TestServer[] = [];
+after(async () => {
+  for (const s of servers) await s.close();
+});
+
+async function api(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
+  const s = await startServer(handler);
+  servers.push(s);
+  return s;
+}
+
+function config(baseUrl: string, jobs: unknown[], extra: Record<string, unknown> = {}, apiExtra: Record<string, unknown> = {}) {
+  return { parameters: { api: { baseUrl, ...apiExtra }, config: { outputBucket: 'b', jobs, ...extra } } };
+}
+
+test('a simple job writes the table, its manifest and the state', async () => {
+  const s = await api((_req, res) => json(res, 200, [{ id: 1, name: 'A', married: true }, { id: 2, name: 'B "q"', married: false }]));
+  const r = await run(config(`${s.url}/v1/`, [{ endpoint: 'users' }]), undefined);
+  assert.equal(r.code, 0, r.lines.join('\n'));
+  assert.deepEqual(r.tables(), {
+    'b.users': '"id","name","married"\n"1","A","1"\n"2","B ""q""",""\n',
+    'b.users.manifest': '{"destination":"in.c-b.users","incremental":false}',
+  });
+  assert.equal(s.requests[0]!.target, '/v1/users');
+  assert.match(r.state()!, /^\{"time":\{"previousStart":\d+\},"json_parser.struct":\{"data":\{"_users":/);
+  assert.ok(r.lines.at(-1)!.includes('logger.INFO: Extractor finished successfully.'));
+});
+
+test('malformed config.json is an application error (exit 2) and writes nothing', async () => {
+  const dir = makeDataDir('{"parameters": ');
+  const r = await runIn(dir);
+  assert.equal(r.code, 2);
+  assert.match(r.lines.at(-1)!, /logger\.ERROR: Configuration file is not a valid JSON: Syntax error/);
+  assert.ok(outIsEmpty(dir));
+});
+
+test('wrong types in the configuration: exit 1, one line naming the config path', async () => {
+  const cases: [unknown, RegExp, string][] = [
+    [{ parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: 'abc' } } }, /The 'jobs' section is required in the configuration\./, 'parameters.config.jobs'],
+    [{ parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [123] } } }, /Job configuration must be an array: 123/, 'parameters.config.jobs[0]'],
+    [{ parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [{ params: {} }] } } }, /The 'endpoint' property must be set in job\./, 'parameters.config.jobs[0].endpoint'],
+    [{ parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [{ endpoint: 'a', params: 'x' }] } } }, /The 'params' property must be an array\./, 'parameters.config.jobs[0].params'],
+    [{ parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [{ endpoint: 'a', children: [{ endpoint: '' }] }] } } }, /The 'endpoint' property must be set in job\./, 'parameters.config.jobs[0].children[0].endpoint'],
+    [{ parameters: { config: { jobs: [{ endpoint: 'a' }] } } }, /The 'api' section is required in configuration\./, 'parameters.api'],
+    [{ parameters: { api: { baseUrl: 'not a url' }, config: { jobs: [{ endpoint: 'a' }] } } }, /The 'baseUrl' attribute in API configuration is not a valid URL/, 'parameters.api.baseUrl'],
+    [{ parameters: { api: { baseUrl: 'http://x/', caCertificate: 5 }, config: { jobs: [{ endpoint: 'a' }] } } }, /The 'caCertificate' must be string\./, 'parameters.api.caCertificate'],
+  ];
+  for (const [cfg, message, path] of cases) {
+    const r = await run(cfg);
+    assert.equal(r.code, 1, `${message}: ${r.lines.join('\n')}`);
+    const last = r.lines.at(-1)!;
+    assert.match(last, message);
+    assert.ok(last.includes(`"configPath":"${path}"`), `${last} should name ${path}`);
+    assert.ok(outIsEmpty(r.dir));
+  }
+});
+
+test('an invalid JSON response fails the run with exit 1 and no output', async () => {
+  const s = await api((_req, res) => json(res, 200, '<html>oops</html>'));
+  const r = await run(config(`${s.url}/`, [{ endpoint: 'users' }]));
+  assert.equal(r.code, 1);
+  assert.match(r.lines.at(-1)!, /Invalid JSON response from API: JSON decode error: Syntax error/);
+  assert.ok(outIsEmpty(r.dir));
+});
+
+test('HTTP errors after exhausted retries: exit 1, attempts = maxRetries + 1, nothing written', async () => {
+  const s = await api((req, res) => (req.target.startsWith('/ok') ? json(res, 200, [{ id: 1 }]) : json(res, 503, { error: 'down' })));
+  const r = await run(config(`${s.url}/`, [{ endpoint: 'ok' }, { endpoint: 'down' }], {}, { retryConfig: { maxRetries: 2 } }));
+  assert.equal(r.code, 1);
+  assert.equal(s.requests.filter((q) => q.target === '/down').length, 3);
+  assert.match(r.lines.at(-1)!, /The API request failed: \[503\] Server error: `GET http:\/\/127\.0\.0\.1:\d+\/down` resulted in a `503 Service Unavailable` response: \{"error":"down"\}/);
+  assert.ok(outIsEmpty(r.dir), 'the first job succeeded but no table may be written');
+});
+
+test('retries honour Retry-After and then succeed with identical output', async () => {
+  const s = await api((_req, res, i) => (i < 2 ? json(res, 429, {}, { 'Retry-After': '1' }) : json(res, 200, [{ id: 7 }])));
+  const r = await run(config(`${s.url}/`, [{ endpoint: 'users' }], { debug: true }));
+  assert.equal(r.code, 0, r.lines.join('\n'));
+  assert.equal(r.tables()['b.users'], '"id"\n"7"\n');
+  assert.equal(r.lines.filter((l) => l.includes('Http request failed, retrying in 1.0 seconds')).length, 2);
+});
+
+test('ignoreErrors turns a listed error into an errorData record', async () => {
+  const s = await api((_req, res) => {
+    res.writeHead(404, { 'Content-Type': 'text/plain' });
+    res.end('not found');
+  });
+  const r = await run(config(`${s.url}/`, [{ endpoint: 'users', dataField: '.' }], {}, { http: { ignoreErrors: ['404'] } }));
+  assert.equal(r.code, 0, r.lines.join('\n'));
+  assert.equal(r.tables()['b.users'], '"errorData"\n"not found"\n');
+  assert.ok(r.lines.some((l) => l.includes('logger.WARNING: Failed to get response Client error: `GET')));
+});
+
+test('POST and FORM bodies, default options and header precedence', async () => {
+  const s = await api((_req, res) => json(res, 200, []));
+  const r = await run(
+    config(
+      `${s.url}/api/`,
+      [
+        { endpoint: 'p', method: 'POST', params: { q: 'a/b é', n: 1.5, big: 1e20, e: {} } },
+        { endpoint: 'f', method: 'form', params: { user: 'John Doe', pass: 'p&ss=1', b: false } },
+        { endpoint: 'g?lang=cs&page=1', params: { page: 2, tags: ['a b', 'c'], since: null } },
+      ],
+      { http: { headers: { 'X-Key': 'k', Accept: 'text/plain' } } },
+      { http: { headers: { Accept: 'application/json' }, defaultOptions: { params: { account: 7, lang: 'en' }, headers: { 'X-Trace': 'on', Accept: 'x/y' } } } },
+    ),
+  );
+  assert.equal(r.code, 0, r.lines.join('\n'));
+  const [p, f, g] = s.requests;
+  assert.equal(p!.body, '{"account":7,"lang":"en","q":"a\\/b \\u00e9","n":1.5,"big":1.0e+20,"e":[]}');
+  assert.equal(p!.headers['content-type'], 'application/json');
+  assert.equal(f!.body, 'account=7&lang=en&user=John+Doe&pass=p%26ss%3D1&b=0');
+  assert.equal(f!.headers['content-type'], 'application/x-www-form-urlencoded');
+  assert.equal(g!.target, '/api/g?lang=en&page=2&account=7&tags%5B0%5D=a+b&tags%5B1%5D=c');
+  assert.equal(g!.headers['accept'], 'x/y', 'request headers override client headers');
+  assert.equal(g!.headers['x-key'], 'k');
+  assert.equal(g!.headers['user-agent'], 'GuzzleHttp/7');
+});
+
+test('gzip responses are decoded; debug lines hide credentials and # secrets', async () => {
+  const s = await api((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+    res.end(zlib.gzipSync(JSON.stringify([{ id: 1 }])));
+  });
+  const r = await run({
+    parameters: {
+      api: { baseUrl: `${s.url}/`, http: { headers: { Authorization: 'Bearer tok-123', 'X-Api-Key': { attr: '#key' } } } },
+      config: { debug: true, '#key': 'sekret-value', outputBucket: 'b', jobs: [{ endpoint: 'users' }] },
+    },
+  });
+  assert.equal(r.code, 0, r.lines.join('\n'));
+  assert.equal(s.requests[0]!.headers['x-api-key'], 'sekret-value');
+  const all = r.lines.join('\n');
+  assert.ok(!all.includes('sekret-value') && !all.includes('tok-123'), all);
+  assert.match(all, /GET \/users HTTP\/1\.1 Authorization: \[hidden\] X-Api-Key: \[hidden\] User-Agent: GuzzleHttp\/7 Host: 127\.0\.0\.1:\d+/);
+});
+
+test('time.previousStart from the input state reaches functions and the new state', async () => {
+  const s = await api((_req, res) => json(res, 200, [{ id: 1 }]));
+  const r = await run(config(`${s.url}/`, [{ endpoint: 'users', params: { since: { time: 'previousStart' } } }]), { time: { previousStart: 1492606006 }, other: 'kept' });
+  assert.equal(r.code, 0, r.lines.join('\n'));
+  assert.equal(s.requests[0]!.target, '/users?since=1492606006');
+  assert.match(r.state()!, /^\{"time":\{"previousStart":\d{10}\},"other":"kept","json_parser.struct":/);
+});
+
+test('a non-boolean incrementalOutput is an application error', async () => {
+  const s = await api((_req, res) => json(res, 200, [{ id: 1 }]));
+  const r = await run(config(`${s.url}/`, [{ endpoint: 'users' }], { incrementalOutput: 1 }));
+  assert.equal(r.code, 2);
+  assert.ok(outIsEmpty(r.dir));
+});

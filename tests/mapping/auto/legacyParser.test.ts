@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { decodeJson } from '../../../src/json/decode.ts';
+import { pjson } from '../../../src/json/encode.ts';
+import { md5Hex, phpSerialize } from '../../../src/json/serialize.ts';
+import type { Value } from '../../../src/json/value.ts';
+import { UserError } from '../../../src/errors/UserError.ts';
+import { createAutoParser, type AutoParser } from '../../../src/mapping/auto/index.ts';
+import { MemorySink, testLogger, tmpSpoolDir } from '../helpers.ts';
+
+const rec = (json: string) => decodeJson(json, 'response') as Value[];
+const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
+const link = (t: string, json: string, outer = '') => t + '_' + md5Hex(phpSerialize(decodeJson(json, 'response')) + outer);
+
+function legacy(state?: string): AutoParser {
+  return createAutoParser({ state: state ? decodeJson(state, 'config') : undefined, compatLevel: 1, spoolDir: tmpSpoolDir(), logger: testLogger() });
+}
+
+function run(p: AutoParser, batches: [string, string, Map<string, Value>?][]): MemorySink {
+  for (const [json, dt, pc] of batches) p.addBatch(rec(json), dt, pc ?? new Map());
+  const sink = new MemorySink();
+  p.writeTables(sink);
+  p.close();
+  return sink;
+}
+
+test('legacy: parent columns overwrite record properties, md5 column stays empty (125)', () => {
+  const ud = new Map<string, Value>([['tag', 'development'], ['price', '$10']]);
+  const sink = run(legacy(), [['[{"id":123,"name":"John Doe","tag":"x"}]', 'users', ud]]);
+  assert.equal(sink.render('users'), `"id","name","tag","${md5('tag')}","price"\n"123","John Doe","development","","$10"\n`);
+});
+
+test('legacy: nested objects, lists, names with each invalid byte → "_"', () => {
+  const p = legacy();
+  const data = '[{"id":1,"a b":{"c.d":1,"e":{"f":2}},"tags":["x","y"],"o":{"a":{},"b":1}}]';
+  const sink = run(p, [[data, 'user/{id}']]);
+  const l = link('user/{id}', data.slice(1, -1));
+  assert.equal(sink.render('user__id'), `"id","a_b_c_d","a_b_e_f","tags"\n"1","1","2","${l}"\n`);
+  assert.equal(sink.render('user__id__tags'), `"data","JSON_parentId"\n"x","${l}"\n"y","${l}"\n`);
+  assert.equal(
+    pjson(p.stateEntries().struct, 'shortest'),
+    // add() runs after the children: nested type paths come first
+    '{"user\\/{id}.a b.e":{"f":"scalar"},"user\\/{id}.a b":{"c.d":"scalar","e":"object"},"user\\/{id}.tags":{"data":"scalar"},"user\\/{id}":{"id":"scalar","a b":"object","tags":"arrayOfscalar"}}',
+  );
+});
+
+test('legacy: duplicate sanitised names → md5 column, values go to the first', () => {
+  const sink = run(legacy(), [['[{"a.b":1,"a_b":2}]', 't']]);
+  assert.equal(sink.render('t'), `"a_b","${md5('a_b')}"\n"2",""\n`);
+});
+
+test('legacy: empty batch of a known type → header-only table; [0] of an unknown type ignored', () => {
+  const state = '{"json_parser.struct":{"users":{"id":"scalar","name":"scalar"}},"json_parser.structVersion":2}';
+  const sink = run(legacy(state), [['[]', 'users'], ['[0]', 'other'], ['[]', 'none']]);
+  assert.equal(sink.render('users'), '"id","name"\n');
+  assert.deepEqual([...sink.tables.keys()], ['users']);
+});
+
+test('legacy: type errors', () => {
+  const p = legacy();
+  assert.throws(
+    () => p.addBatch(rec('[{"a":1},{"a":{"b":1}}]'), 'users', new Map()),
+    (e: unknown) => e instanceof UserError && e.message === `Error parsing response JSON: Unhandled type change from "scalar" to "object" in 'users.a'`,
+  );
+  const q = legacy();
+  assert.throws(
+    () => q.addBatch(rec('[1,{"a":1}]'), 'users', new Map()),
+    (e: unknown) => e instanceof UserError && e.message === `Error parsing response JSON: Data array in 'users' contains incompatible data types 'scalar' and 'object'!`,
+  );
+  p.close();
+  q.close();
+});
+
+test('legacy: scalar → list upgrade and arrayOfNULL', () => {
+  const p = legacy();
+  const sink = run(p, [['[{"t":"a","n":[]},{"t":["b","c"],"n":[null]}]', 'u']]);
+  const l1 = link('u', '{"t":"a","n":[]}');
+  const l2 = link('u', '{"t":["b","c"],"n":[null]}');
+  assert.equal(sink.render('u'), `"t","n"\n"${l1}",""\n"${l2}","${l2}"\n`);
+  assert.equal(sink.render('u_t'), `"data","JSON_parentId"\n"a","${l1}"\n"b","${l2}"\n"c","${l2}"\n`);
+  assert.equal(sink.render('u_n'), `"JSON_parentId"\n"${l2}"\n`);
+  assert.equal(pjson(p.stateEntries().struct, 'shortest'), '{"u":{"t":"arrayOfscalar","n":"arrayOfNULL"},"u.t":{"data":"scalar"},"u.n":[]}');
+});
+
+test('legacy: invalid types in the state fail', () => {
+  assert.throws(() => legacy('{"json_parser.struct":{"users":{"id":"weird"}},"json_parser.structVersion":2}'), UserError);
+});

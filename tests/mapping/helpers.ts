@@ -1,0 +1,202 @@
+/**
+ * Test helpers for the automatic parser: an in-memory TableSink, a tiny local job runner for the
+ * conformance examples (dataField / auto-detection per 03 §3.2–§3.3, single-level children with
+ * path placeholders per 03 §4.4/§4.7), and CSV rendering with `csvLine`.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { decodeJson } from '../../src/json/decode.ts';
+import { type Value, isEmpty, isList, isMap, PhpArray, JsonObject } from '../../src/json/value.ts';
+import { phpString } from '../../src/json/numbers.ts';
+import { csvLine } from '../../src/output/csv.ts';
+import type { TableSink, TableWriter } from '../../src/output/tableSink.ts';
+import { createAutoParser, effectiveCompatLevel, type AutoParser } from '../../src/mapping/auto/index.ts';
+import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
+
+export const EXAMPLES = '/work/shared/conformance/examples';
+
+export class MemorySink implements TableSink {
+  readonly tables = new Map<string, { header: string[]; rows: string[][] }>();
+
+  open(name: string, header: readonly string[]): TableWriter {
+    let t = this.tables.get(name);
+    if (!t) {
+      t = { header: [...header], rows: [] };
+      this.tables.set(name, t);
+    }
+    const rows = t.rows;
+    return { write: (cells) => void rows.push([...cells]) };
+  }
+
+  render(name: string): string {
+    const t = this.tables.get(name);
+    if (!t) throw new Error(`no table ${name}`);
+    let out = t.header.length > 0 ? csvLine(t.header) : '';
+    for (const r of t.rows) out += csvLine(r);
+    return out;
+  }
+}
+
+export interface TestLogger {
+  warnings: string[];
+  debugs: string[];
+  warning(m: string): void;
+  debug(m: string): void;
+}
+
+export function testLogger(): TestLogger {
+  const warnings: string[] = [];
+  const debugs: string[] = [];
+  return { warnings, debugs, warning: (m) => void warnings.push(m), debug: (m) => void debugs.push(m) };
+}
+
+export function tmpSpoolDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'auto-parser-test-'));
+}
+
+/** 03 §0.5 lookup (lenient); `undefined` = not found. */
+export function lookup(p: string, value: Value, delim: string): Value | undefined {
+  if (p === delim) return value;
+  let cur: Value | undefined = value;
+  for (const seg of p.split(delim)) {
+    if (isMap(cur) && cur.has(seg)) cur = cur.get(seg);
+    else if (isList(cur) && /^(0|[1-9][0-9]*)$/.test(seg) && cur[Number(seg)] !== undefined && cur[Number(seg)] !== null) cur = cur[Number(seg)];
+    else return undefined;
+  }
+  return cur;
+}
+
+/** 03 §3.2 / §3.3: the records of a response. */
+export function extractRecords(response: Value, job: PhpArray): Value[] {
+  const dataField = job.get('dataField');
+  if (!isEmpty(dataField)) {
+    let p: string;
+    let d = '.';
+    if (isMap(dataField)) {
+      p = phpString(dataField.get('path'));
+      if (!isEmpty(dataField.get('delimiter'))) d = phpString(dataField.get('delimiter'));
+    } else {
+      p = phpString(dataField);
+    }
+    const v = lookup(p, response, d);
+    if (v === undefined || isEmpty(v)) return [];
+    return isList(v) ? v : [v];
+  }
+  if (isList(response)) return response;
+  if (response instanceof JsonObject) {
+    const arrays = [...response.values()].filter((v) => isList(v));
+    if (arrays.length === 1) return arrays[0] as Value[];
+    if (arrays.length === 0) return [];
+    throw new Error('More than one array found in response!');
+  }
+  throw new Error('Unknown response from API.');
+}
+
+function readConfig(dir: string): PhpArray {
+  return decodeJson(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'), 'config') as PhpArray;
+}
+
+function get(v: Value | undefined, ...keys: string[]): Value | undefined {
+  let cur = v;
+  for (const k of keys) cur = isMap(cur) ? cur.get(k) : undefined;
+  return cur;
+}
+
+/** Finds the response file of `GET <path>` among the simulations of the API folder. */
+function responseFor(apiDir: string, endpointPath: string): Value {
+  for (const f of fs.readdirSync(apiDir)) {
+    if (!f.endsWith('.request')) continue;
+    const line = fs.readFileSync(path.join(apiDir, f), 'utf8').split(/\r?\n/)[0]!;
+    const [, reqPath] = line.split(' ');
+    if (reqPath!.split('?')[0] === endpointPath) {
+      const text = fs.readFileSync(path.join(apiDir, f.replace(/\.request$/, '.response')), 'utf8');
+      return decodeJson(text, 'response');
+    }
+  }
+  throw new Error(`no simulation for ${endpointPath} in ${apiDir}`);
+}
+
+export interface RunResult {
+  sink: MemorySink;
+  parser: AutoParser;
+  bucket: string;
+  logger: TestLogger;
+}
+
+/** Runs an example's jobs (no pagination) through the automatic parser. */
+export function runExample(name: string): RunResult {
+  const dir = fs.readdirSync(EXAMPLES).find((d) => d.startsWith(name + '-'))!;
+  const exampleDir = path.join(EXAMPLES, dir);
+  const config = readConfig(exampleDir);
+  const params = config.get('parameters') as PhpArray;
+  const cfg = params.get('config') as PhpArray;
+  const baseUrl = phpString(get(params, 'api', 'baseUrl'));
+  const basePath = new URL(baseUrl).pathname; // /<folder>/
+  const apiFolder = path.join(EXAMPLES, basePath.split('/')[1]!);
+  // The mock server knows every example's simulations; most configs use their own folder.
+  const apiDir = fs.existsSync(apiFolder) ? apiFolder : exampleDir;
+  const statePath = path.join(exampleDir, 'in', 'state.json');
+  const state = fs.existsSync(statePath) ? decodeJson(fs.readFileSync(statePath, 'utf8'), 'config') : undefined;
+  const logger = testLogger();
+  const spoolDir = tmpSpoolDir();
+  const parser = createAutoParser({ state, compatLevel: cfg.get('compatLevel'), spoolDir, logger });
+  const compat = effectiveCompatLevel(cfg.get('compatLevel'));
+  const userData = cfg.get('userData');
+
+  const runJob = (job: PhpArray, endpoint: string, parentColumns: Map<string, Value>): void => {
+    const response = responseFor(apiDir, basePath + endpoint);
+    let records = extractRecords(response, job);
+    records = applyResponseFilter(records, job.get('responseFilter') ?? null, job.get('responseFilterDelimiter') ?? null, compat);
+    const endpointTemplate = phpString(job.get('endpoint'));
+    const dataType = isEmpty(job.get('dataType')) ? endpointTemplate : phpString(job.get('dataType'));
+    parser.addBatch(records, dataType, parentColumns);
+    const children = job.get('children');
+    if (!isList(children)) return;
+    for (const child of children as PhpArray[]) {
+      const placeholders = child.get('placeholders') as PhpArray;
+      for (const record of records) {
+        // single-level, single placeholder (enough for the examples used)
+        const [[name, p]] = [...placeholders] as [string, Value][];
+        const value = lookup(phpString(p), record, '.');
+        const values = isList(value) ? value : [value ?? null];
+        for (const v of values) {
+          const ep = phpString(child.get('endpoint')).replace('{' + name + '}', phpString(v));
+          const col = phpString(p).startsWith('parent_') ? phpString(p) : 'parent_' + phpString(p);
+          runJob(child, ep, new Map([[col, v]]));
+        }
+      }
+    }
+  };
+
+  for (const job of cfg.get('jobs') as PhpArray[]) {
+    const pc = new Map<string, Value>();
+    if (isMap(userData)) for (const [k, v] of userData) pc.set(k, v);
+    runJob(job, phpString(job.get('endpoint')), pc);
+  }
+  const sink = new MemorySink();
+  parser.writeTables(sink);
+  parser.close();
+  fs.rmSync(spoolDir, { recursive: true, force: true });
+  const bucket = isEmpty(cfg.get('outputBucket')) ? '' : phpString(cfg.get('outputBucket'));
+  return { sink, parser, bucket, logger };
+}
+
+/** Expected tables of an example: file name (without bucket prefix) → bytes. */
+export function expectedTables(name: string, bucket: string): Map<string, string> {
+  const dir = fs.readdirSync(EXAMPLES).find((d) => d.startsWith(name + '-'))!;
+  const out = path.join(EXAMPLES, dir, '_sample_out');
+  const res = new Map<string, string>();
+  for (const f of fs.readdirSync(out)) {
+    if (f.endsWith('.manifest')) continue;
+    const table = bucket ? f.slice(bucket.length + 1) : f;
+    res.set(table, fs.readFileSync(path.join(out, f), 'latin1'));
+  }
+  return res;
+}
+
+export function renderBytes(sink: MemorySink, table: string): string {
+  return Buffer.from(sink.render(table), 'utf8').toString('latin1');
+}
+
+export { PhpArray, JsonObject };

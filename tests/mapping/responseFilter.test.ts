@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeJson } from '../../src/json/decode.ts';
+import { pjson } from '../../src/json/encode.ts';
+import type { Value } from '../../src/json/value.ts';
+import { UserError } from '../../src/errors/UserError.ts';
+import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
+
+const f = (json: string, filter: Value, compat: number, delim: Value = null) =>
+  pjson(applyResponseFilter(decodeJson(json, 'response') as Value[], filter, delim, compat), 'p17');
+
+test('compat 3: JSON text of strings, null and objects; missing member skipped', () => {
+  assert.equal(f('[{"c":"green","n":null},{"c":{"i":[1]}},{"x":1},5]', ['c', 'n'], 3), '[{"c":"\\"green\\"","n":"null"},{"c":"{\\"i\\":[1]}"},{"x":1},5]');
+});
+
+test('compat 2: scalars as PHP strings, empty members unchanged', () => {
+  assert.equal(f('[{"c":"green","b":true,"z":0,"fl":0.30000000000000004,"o":{"a":1.5}}]', ['c', 'b', 'z', 'fl', 'o'], 2), '[{"c":"green","b":"1","z":0,"fl":"0.3","o":"{\\"a\\":1.5}"}]');
+  assert.equal(f('[{"fl":0.30000000000000004}]', 'fl', 3), '[{"fl":"0.30000000000000004"}]');
+});
+
+test('list paths, nested paths, custom delimiter', () => {
+  assert.equal(f('[{"c":[{"p":{"a":1},"t":1},{"p":"s"}]}]', 'c[].p', 3), '[{"c":[{"p":"{\\"a\\":1}","t":1},{"p":"\\"s\\""}]}]');
+  assert.equal(f('[{"t":[1,"a"]}]', 't[]', 3), '[{"t":["1","\\"a\\""]}]');
+  assert.equal(f('[{"a.b":{"c":{"d":1}}}]', 'a.b#c', 3, '#'), '[{"a.b":{"c":"{\\"d\\":1}"}}]');
+  // a boolean where an object is expected: unchanged (015)
+  assert.equal(f('[{"married":true},{"married":false}]', 'married.some', 3), '[{"married":true},{"married":false}]');
+});
+
+test('error when a [] member is not a list', () => {
+  assert.throws(
+    () => f('[{"a":1}]', 'a[]', 3),
+    (e: unknown) => e instanceof UserError && e.message === "Error filtering response. 'a' is not an array.",
+  );
+  // compat <= 2 skips empty members before the check
+  assert.equal(f('[{"a":0}]', 'a[]', 2), '[{"a":0}]');
+  assert.throws(() => f('[{"a":null}]', 'a[]', 3), UserError);
+});
+
+test('empty filter: unchanged', () => {
+  assert.equal(f('[{"a":1}]', '', 3), '[{"a":1}]');
+  assert.equal(f('[{"a":1}]', null, 3), '[{"a":1}]');
+});
