@@ -2,7 +2,7 @@
  * The README's demo: serves the bundled example API (data/mock-api) on the port named in
  * data/config.json, runs the built extractor on data/, and reports the tables it wrote.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startMockServer } from '../src/mock-server/server.ts';
@@ -15,13 +15,15 @@ const port = Number(new URL(config.parameters.api.baseUrl).port);
 fs.rmSync(path.join(dataDir, 'out'), { recursive: true, force: true });
 const server = await startMockServer({ dir: path.join(dataDir, 'mock-api'), port, log: () => {} });
 try {
-  const run = spawnSync(process.execPath, [path.join(root, 'dist', 'cli.js')], {
+  // The extractor runs as its own process, exactly as the container entrypoint does.
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'cli.js')], {
     env: { ...process.env, KBC_DATADIR: dataDir },
     stdio: 'inherit',
   });
-  if (run.status !== 0) {
-    console.error(`extractor exited with ${run.status}`);
-    process.exitCode = run.status ?? 2;
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (status !== 0) {
+    console.error(`extractor exited with ${status}`);
+    process.exitCode = status ?? 2;
   } else {
     const tables = path.join(dataDir, 'out', 'tables');
     console.log(`\nTables written to ${path.relative(process.cwd(), tables) || '.'}:`);

@@ -156,6 +156,17 @@ export function randomHexNonce(length: number): string {
   return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
 }
 
+/**
+ * A nonce of `length` lowercase hex characters from the setup's source. A source value that is
+ * not already in that form is treated as a unique id and hashed with `salt` (the reference's
+ * OAuth 1.0 nonce is `sha1(uniqid + host + path)`).
+ */
+export function nonceOf(source: (length: number) => string, length: number, salt = ''): string {
+  const value = source(length);
+  if (value.length === length && /^[0-9a-f]+$/.test(value)) return value;
+  return sha1Hex(value + salt).slice(0, length);
+}
+
 /** Lowercase hex SHA-1. */
 export function sha1Hex(text: string): string {
   return createHash('sha1').update(text, 'utf8').digest('hex');

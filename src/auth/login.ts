@@ -227,6 +227,8 @@ export class LoginAuthenticator implements Authenticator {
       if (e instanceof UserError && e.configPath === undefined) throw new UserError(e.message, { configPath: LOGIN_PATH, context: e.context });
       throw e;
     }
+    // Computed login headers (functions, references) usually carry credentials: hidden whole in debug logs.
+    for (const [name] of headers) if (isMap(member(rawHeaders, name))) prepared.authHeaders.add(name.toLowerCase());
     // JSON login bodies print floats with 17 significant digits (02 §6.4).
     if (prepared.method === 'POST' && prepared.headers.get('content-type') === 'application/json' && params.length > 0) {
       prepared.body = Buffer.from(pjson(paramsValue, 'p17'));

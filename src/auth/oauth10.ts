@@ -13,7 +13,7 @@ import { JsonObject, PhpArray, phpType, type Value } from '../json/value.ts';
 import type { Authenticator } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
 import { parseQueryRebuild, rawurlencode, type RebuildValue } from '../http/query.ts';
-import { oauthDataText, readOAuthCredentials, seconds, setAuthHeader, textOf } from './common.ts';
+import { nonceOf, oauthDataText, readOAuthCredentials, seconds, setAuthHeader, textOf } from './common.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 
 const DATA_PATH = 'authorization.oauth_api.credentials.#data';
@@ -122,7 +122,8 @@ export function createOAuth10Auth(setup: AuthSetup): Authenticator {
   };
   return {
     authenticate: async (request) => {
-      const header = oauth1Header(request, keys, setup.nonce(40), seconds(setup.nowMs));
+      const nonce = nonceOf(setup.nonce, 40, request.url.host + request.url.path);
+      const header = oauth1Header(request, keys, nonce, seconds(setup.nowMs));
       setAuthHeader(request, 'Authorization', header);
     },
   };

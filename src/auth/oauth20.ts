@@ -15,6 +15,7 @@ import { rebuildQuery } from '../http/query.ts';
 import {
   AUTH_PATH,
   evaluatePlace,
+  nonceOf,
   objectHeaderError,
   objectPath,
   oauthDataText,
@@ -57,7 +58,7 @@ export function createOAuth20Auth(setup: AuthSetup): Authenticator {
     authenticate: async (request) => {
       const authorization = new PhpArray([
         ['clientId', clientId],
-        ['nonce', setup.nonce(16)],
+        ['nonce', nonceOf(setup.nonce, 16)],
         ['timestamp', seconds(setup.nowMs)],
         ['data', data],
       ]);

@@ -6,7 +6,7 @@ import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { buildConfigurations, attributesOf, type Configuration } from '../config/configurations.ts';
-import { createAuthenticator } from '../auth/index.ts';
+import { awsSignerFromParameters, createAuthenticator, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import { HttpClient } from '../http/client.ts';
 import { Transport } from '../http/transport.ts';
@@ -17,6 +17,9 @@ import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import { JobRunner, compatLevelOf } from '../jobs/runner.ts';
 import { OutputStaging } from '../output/staging.ts';
+import { MappingRouter } from '../mapping/router.ts';
+import { headerOnlyTables } from '../mapping/headerOnly.ts';
+import type { HeaderList } from '../http/headers.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
@@ -33,6 +36,8 @@ export interface RunOptions {
 interface BucketResult {
   bucket: string | null;
   parser: AutoParser;
+  router: MappingRouter;
+  sink: ReturnType<OutputStaging['sink']>;
   incremental: Value | undefined;
 }
 
@@ -69,6 +74,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   const dataDir = resolveDataDir(env);
   let staging: OutputStaging | undefined;
   const parsers: AutoParser[] = [];
+  const routers: MappingRouter[] = [];
   const onSignal = (signal: NodeJS.Signals): void => {
     staging?.discard();
     logger.error(`Extraction interrupted by ${signal}; no tables or state were written.`);
@@ -91,21 +97,24 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     staging = new OutputStaging(dataDir);
     const buckets = new Map<string | null, BucketResult>();
     let previousParser: AutoParser | undefined;
+    const bucketOfConfiguration: (string | null)[] = [];
 
     for (const configuration of configurations) {
-      const result = await runConfiguration(configuration, { root, parameters, logger, state, staging, buckets, previousParser, nowMs, sleep: options.sleep, parsers });
-      previousParser = result;
+      const result = await runConfiguration(configuration, { root, parameters, logger, state, staging, buckets, previousParser, nowMs, sleep: options.sleep, parsers, routers });
+      previousParser = result.parser;
+      bucketOfConfiguration[configuration.index] = result.bucket;
     }
 
     for (const result of buckets.values()) {
       logger.debug(`Processing results for ${result.bucket ?? '__kbc_default'}.`);
       const incremental = incrementalFlag(result.incremental);
-      const sink = staging.sink(result.bucket);
-      await result.parser.writeTables(sink);
-      for (const table of sink.opened.keys()) {
-        staging.setManifest(OutputStaging.fileName(result.bucket, table), manifestJson(result.bucket, table, incremental));
+      await result.router.finish();
+      const keys = result.router.primaryKeys();
+      for (const table of result.sink.opened.keys()) {
+        staging.setManifest(OutputStaging.fileName(result.bucket, table), manifestJson(result.bucket, table, incremental, keys.get(table)));
       }
     }
+    writeHeaderOnlyTables(configurations, bucketOfConfiguration, staging);
 
     const finalState = state.finish();
     const counts = staging.rowCounts();
@@ -128,9 +137,30 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     logger.error(err instanceof Error ? err.message : String(err), context);
     return code;
   } finally {
+    for (const router of routers) router.close();
     for (const parser of parsers) parser.close();
     process.removeListener('SIGTERM', onSignal);
     process.removeListener('SIGINT', onSignal);
+  }
+}
+
+/**
+ * Header-only tables for mapped tables that received no rows (spec 04 §7.10); their manifests
+ * put `incremental` first (01 §1.4).
+ */
+function writeHeaderOnlyTables(configurations: Configuration[], bucketOfConfiguration: (string | null)[], staging: OutputStaging): void {
+  for (const { config, index } of configurations) {
+    const mappings = config.get('mappings');
+    if (isEmpty(mappings)) continue;
+    const bucket = bucketOfConfiguration[index] ?? null;
+    for (const table of headerOnlyTables(mappings, bucket)) {
+      if (staging.hasTable(table.file)) continue;
+      staging.addHeaderOnly(table.file, table.header);
+      const manifest = new PhpArray([['incremental', incrementalFlag(config.get('incrementalOutput'))]]);
+      if (table.destination !== null) manifest.set('destination', table.destination);
+      if (table.primaryKey.length > 0) manifest.set('primary_key', [...table.primaryKey]);
+      staging.setManifest(table.file, pjson(manifest, 'shortest'));
+    }
   }
 }
 
@@ -145,15 +175,17 @@ interface ConfigurationRun {
   nowMs: () => number;
   sleep: ((ms: number) => Promise<void>) | undefined;
   parsers: AutoParser[];
+  routers: MappingRouter[];
 }
 
-async function runConfiguration(configuration: Configuration, run: ConfigurationRun): Promise<AutoParser> {
+async function runConfiguration(configuration: Configuration, run: ConfigurationRun): Promise<{ parser: AutoParser; bucket: string | null }> {
   const { config } = configuration;
   const { logger } = run;
   logger.setLevel(truthy(config.get('debug')) ? 'debug' : 'info');
   const api = buildApiDescription(run.parameters, config, logger);
   const allowedHosts = allowedHostsOf(member(run.root, 'image_parameters'));
   if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(run.parameters, 'config'), 'jobs'));
+  let clientHeaders: HeaderList | undefined;
   const authenticator = createAuthenticator({
     config: api.authentication,
     legacyQuery: api.api.get('query'),
@@ -162,7 +194,8 @@ async function runConfiguration(configuration: Configuration, run: Configuration
     baseUrl: api.baseUrl,
     logger,
     nowMs: run.nowMs,
-    nonce: () => Math.random().toString(36).slice(2, 12),
+    nonce: randomHexNonce,
+    clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config),
   });
   const bucket = bucketOf(config, api);
   let entry = run.buckets.get(bucket);
@@ -175,12 +208,16 @@ async function runConfiguration(configuration: Configuration, run: Configuration
       ...(run.previousParser ? { inherit: run.previousParser } : {}),
     });
     run.parsers.push(parser);
-    entry = { bucket, parser, incremental: undefined };
+    const sink = run.staging.sink(bucket);
+    const router = new MappingRouter({ mappings: config.get('mappings'), auto: parser, sink, spoolDir: run.staging.spoolDir });
+    run.routers.push(router);
+    entry = { bucket, parser, router, sink, incremental: undefined };
     run.buckets.set(bucket, entry);
   }
   entry.incremental = config.get('incrementalOutput');
 
-  const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  const signer = awsSignerFromParameters(run.parameters, run.nowMs);
   const transport = new Transport({
     connectTimeoutMs: api.connectTimeoutMs,
     requestTimeoutMs: api.requestTimeoutMs,
@@ -192,6 +229,7 @@ async function runConfiguration(configuration: Configuration, run: Configuration
     retry: api.retry,
     logger,
     ...(authenticator ? { authenticator } : {}),
+    ...(signer ? { signer } : {}),
     ...(run.sleep ? { sleep: run.sleep } : {}),
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
@@ -201,7 +239,7 @@ async function runConfiguration(configuration: Configuration, run: Configuration
     api,
     client,
     settings: { baseUrl: api.baseUrl, clientHeaders, defaultOptions: api.defaultOptions },
-    sink: entry.parser,
+    sink: entry.router,
     logger,
     functions: { attr: flattenContext(attributesOf(config)), time: flattenContext(run.state.timeValues()) },
     compatLevel: compatLevelOf(config),
@@ -216,5 +254,5 @@ async function runConfiguration(configuration: Configuration, run: Configuration
     const { struct, version } = entry.parser.stateEntries();
     run.state.mergeParser(struct, version);
   }
-  return entry.parser;
+  return { parser: entry.parser, bucket };
 }

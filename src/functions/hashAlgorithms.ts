@@ -35,9 +35,9 @@ function mdPad(data: Buffer, littleEndian: boolean, block = 64, lengthBytes = 8)
   return out;
 }
 
-function wordsLE(out: number[], words: number[]): Buffer {
-  const b = Buffer.alloc(out.length * 4);
-  for (let i = 0; i < out.length; i++) b.writeUInt32LE(words[i]! >>> 0, i * 4);
+function wordsLE(words: number[]): Buffer {
+  const b = Buffer.alloc(words.length * 4);
+  for (let i = 0; i < words.length; i++) b.writeUInt32LE(words[i]! >>> 0, i * 4);
   return b;
 }
 
@@ -82,7 +82,7 @@ function md4(data: Buffer): Buffer {
     h[2] = (h[2]! + c) >>> 0;
     h[3] = (h[3]! + d) >>> 0;
   }
-  return wordsLE(h, h);
+  return wordsLE(h);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,7 +270,7 @@ function ripemd(data: Buffer, bits: 128 | 256 | 320): Buffer {
       }
     }
   }
-  return wordsLE(h, h);
+  return wordsLE(h);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -464,9 +464,6 @@ add('fnv1a32', 4, false, (d) => fnv32(d, true));
 add('fnv164', 8, false, (d) => fnv64(d, false));
 add('fnv1a64', 8, false, (d) => fnv64(d, true));
 add('joaat', 4, false, joaat);
-
-/** PHP 7.4 algorithm names this implementation does not compute (see `findHashAlgorithm`). */
-export const UNSUPPORTED_ALGORITHMS: ReadonlySet<string> = new Set<string>();
 
 /** Registers an algorithm implemented in another module (tiger, haval, gost, snefru). */
 export function registerHashAlgorithm(alg: HashAlgorithm): void {

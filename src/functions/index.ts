@@ -21,7 +21,7 @@ import './string.ts';
 import './time.ts';
 import { getFunction, invokeFunction, type FunctionEnv } from './registry.ts';
 
-export { functionNames, getFunction, registerFunction, type FunctionSpec, type FunctionEnv } from './registry.ts';
+export { functionNames, getFunction, listFunctions, registerFunction, type FunctionEnv, type FunctionSpec } from './registry.ts';
 
 /** Context name (`attr`, `time`, `response`, `placeholder`, …) → flattened map (§11.3). */
 export type FunctionContext = Record<string, Map<string, Value>>;

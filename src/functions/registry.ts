@@ -54,6 +54,11 @@ export function functionNames(options: { allowUrlencode?: boolean } = {}): strin
   return out;
 }
 
+/** Every registered spec in registration order (e.g. to render documentation). */
+export function listFunctions(): FunctionSpec[] {
+  return [...registry.values()];
+}
+
 /** Calls `spec` applying its arity rule. */
 export function invokeFunction(spec: FunctionSpec, args: Value[], env: FunctionEnv): Value {
   const max = spec.maxArgs ?? Infinity;

@@ -882,6 +882,9 @@ function dayNrFromWeekNr(iy: number, iw: number, id: number): number {
   return day + (iw - 1) * 7 + id;
 }
 
+/** Longest token considered (real tokens are far shorter; bounds the longest-match search). */
+const MAX_TOKEN = 128;
+
 function scan(input: string): Parsed {
   const t: Parsed = {
     y: null,
@@ -920,13 +923,19 @@ function scan(input: string): Parsed {
     let bestLen = 0;
     for (const r of RULES) {
       r.sticky.lastIndex = pos;
-      if (!r.sticky.test(str)) continue;
-      for (let len = str.length - pos; len > bestLen; len--) {
-        if (r.full.test(str.slice(pos, pos + len))) {
-          best = r;
-          bestLen = len;
+      const m = r.sticky.exec(str);
+      if (!m) continue;
+      // re2c takes the longest match; a backtracking match is a lower bound for it
+      let len = m[0].length;
+      for (let probe = Math.min(str.length - pos, MAX_TOKEN); probe > Math.max(len, bestLen); probe--) {
+        if (r.full.test(str.slice(pos, pos + probe))) {
+          len = probe;
           break;
         }
+      }
+      if (len > bestLen) {
+        best = r;
+        bestLen = len;
       }
     }
     if (!best) throw new ParseError('Unexpected character');

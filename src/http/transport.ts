@@ -127,7 +127,8 @@ export class Transport {
       };
       if (this.options.connect) {
         const open = this.options.connect;
-        requestOptions.agent = false;
+        // Without an agent Node uses createConnection; `agent: false` would bypass it.
+        delete requestOptions.agent;
         requestOptions.createConnection = ((_opts: unknown, cb: (err: Error | null, socket?: Duplex) => void) => {
           open(req.host, req.port).then((s) => cb(null, s), (e: Error) => cb(e));
           return undefined;

@@ -30,11 +30,9 @@ export function evaluateParams(params: Value | undefined, ctx: FunctionContext, 
   if (Array.isArray(evaluated)) return evaluated.map((x) => (isMap(x) || Array.isArray(x) ? normalizeEvaluated(x, false) : x));
   if (!isMap(evaluated)) return evaluated;
   const out = new PhpArray();
-  for (const [k, x] of evaluated) {
-    const original = (params as PhpArray).get(k);
-    // Top-level lists are used verbatim (not evaluated) but are still configuration arrays.
-    out.set(k, Array.isArray(original) ? normalizeEvaluated(x, false) : normalizeEvaluated(x, false));
-  }
+  // Top-level lists are used verbatim (not evaluated); their nested objects, like evaluated
+  // ones, become objects and every empty object/list becomes an empty list (§2.1 rule 3).
+  for (const [k, x] of evaluated) out.set(k, normalizeEvaluated(x, false));
   return out;
 }
 

@@ -273,7 +273,7 @@ describe('login: wire', () => {
       ['FORM', '', 'application/x-www-form-urlencoded'],
     ] as const) {
       const s = await loginServer(() => ({ body: '{}' }));
-      const hh = harness({ baseUrl: `${s.url}/`, authentication: { type: 'login', loginRequest: { endpoint: 'login', method, headers: { 'content-type': 'text/plain' } } } });
+      const hh = harness({ baseUrl: `${s.url}/`, authentication: { type: 'login', loginRequest: { endpoint: 'login', method, headers: { 'Content-Type': 'text/plain' } } } });
       try {
         await hh.send({ endpoint: 'x' });
         assert.equal(line(s.requests[0]!), 'POST /login');
@@ -335,6 +335,8 @@ describe('login: wire', () => {
       assert.equal(login!.body, 'grant_type=client_credentials');
       assert.equal(header(api!, 'x-token'), 'T');
       assert.ok(api!.rawHeaders.includes('X-Token'));
+      const debug = h.lines.find((l) => l.includes('POST /token HTTP/1.1'))!;
+      assert.ok(debug.includes('Accept: application/json') && debug.includes('Authorization: [hidden]'), debug);
     } finally {
       h.close();
       await server.close();

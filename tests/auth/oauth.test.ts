@@ -275,3 +275,20 @@ describe('oauth10', () => {
   });
 });
 
+
+describe('nonce source', () => {
+  it('values not in the required hex form are hashed into it (fresh per attempt)', async () => {
+    const { nonceOf } = await import('../../src/auth/common.ts');
+    let n = 0;
+    const source = () => `uid-${++n}`;
+    const a = nonceOf(source, 40, 'mock-server/x');
+    const b = nonceOf(source, 40, 'mock-server/x');
+    assert.match(a, /^[0-9a-f]{40}$/);
+    assert.notEqual(a, b);
+    assert.match(nonceOf(source, 16), /^[0-9a-f]{16}$/);
+    assert.equal(nonceOf(() => '605cce2a2f687253', 16), '605cce2a2f687253');
+    const { randomHexNonce } = await import('../../src/auth/index.ts');
+    assert.match(randomHexNonce(40), /^[0-9a-f]{40}$/);
+    assert.match(randomHexNonce(16), /^[0-9a-f]{16}$/);
+  });
+});

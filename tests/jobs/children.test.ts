@@ -90,6 +90,22 @@ test('§5.5 quirk: binding combinations of one record share a scroller left over
   ]);
 });
 
+test('§5.5 rule 3: a same-response stop resets the shared scroller completely', async () => {
+  const same = { items: items(2), more: true };
+  const o = await extract({
+    pagination: { method: 'offset', limit: 2, nextPageFlag: { field: 'more', stopOn: false } },
+    jobs: [{ endpoint: 'users', children: [{ endpoint: 'g/{gid}', dataField: 'items', placeholders: { gid: 'groups' } }] }],
+    routes: {
+      'GET /api/users?limit=2&offset=0': { items: [{ id: 1, groups: ['a', 'b'] }] },
+      'GET /api/g/a?limit=2&offset=0': same,
+      'GET /api/g/a?limit=2&offset=2': same,
+      'GET /api/g/b?limit=2&offset=0': { items: items(1, 5), more: false },
+    },
+  });
+  assert.equal(o.code, 0, o.lines.join('\n'));
+  assert.deepEqual(o.requests.slice(1), ['GET /api/g/a?limit=2&offset=0', 'GET /api/g/a?limit=2&offset=2', 'GET /api/g/b?limit=2&offset=0']);
+});
+
 test('§5.5: the method resets itself when it stops, so the next combination starts fresh', async () => {
   const o = await extract({
     pagination: { method: 'pagenum', limit: 2 },

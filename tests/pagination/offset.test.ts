@@ -80,6 +80,21 @@ test('offset without offsetFromJob: the job offset is replaced by the pointer; f
   assert.deepEqual(o.requests, ['GET /api/logs?offset=100', 'GET /api/logs?offset=2&limit=2']);
 });
 
+test('offset: firstPageParams is read with truthiness ("false" is true, 0 is false)', async () => {
+  const t = await extract({
+    pagination: { method: 'offset', limit: 5, firstPageParams: 'false' },
+    jobs: [{ endpoint: 'u' }],
+    routes: { 'GET /api/u?limit=5&offset=0': items(1) },
+  });
+  assert.deepEqual(t.requests, ['GET /api/u?limit=5&offset=0']);
+  const f = await extract({
+    pagination: { method: 'offset', limit: 5, firstPageParams: 0 },
+    jobs: [{ endpoint: 'u' }],
+    routes: { 'GET /api/u': items(1) },
+  });
+  assert.deepEqual(f.requests, ['GET /api/u']);
+});
+
 test('offset J3: POST and FORM carry the paging parameters in the body', async () => {
   const o = await extract({
     pagination: { method: 'offset', limit: 2 },

@@ -1,0 +1,261 @@
+/**
+ * Test helpers for the user-defined mapper: an in-memory TableSink, a tiny job runner for the
+ * conformance examples (dataField / auto-detection per 03 §3.2–§3.3, child jobs with path
+ * placeholders and `parent_<path>` columns per 03 §4.4/§4.7), rendering with `csvLine`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { decodeJson } from '../../../src/json/decode.ts';
+import { phpString } from '../../../src/json/numbers.ts';
+import { type Value, JsonObject, PhpArray, isEmpty, isList, isMap } from '../../../src/json/value.ts';
+import { csvLine } from '../../../src/output/csv.ts';
+import type { TableSink, TableWriter } from '../../../src/output/tableSink.ts';
+import type { AutoParser } from '../../../src/mapping/auto/index.ts';
+import { createAutoParser } from '../../../src/mapping/auto/index.ts';
+import { MappingRouter } from '../../../src/mapping/router.ts';
+
+export const EXAMPLES = '/work/shared/conformance/examples';
+
+/** In-memory sink; opening a name again returns the same writer (like the staging sink). */
+export class MemorySink implements TableSink {
+  readonly tables = new Map<string, { header: string[]; rows: string[][]; writer: TableWriter }>();
+  readonly opens: string[] = [];
+
+  open(name: string, header: readonly string[]): TableWriter {
+    this.opens.push(name);
+    let t = this.tables.get(name);
+    if (!t) {
+      const rows: string[][] = [];
+      t = { header: [...header], rows, writer: { write: (cells) => void rows.push([...cells]) } };
+      this.tables.set(name, t);
+    }
+    return t.writer;
+  }
+
+  render(name: string): string {
+    const t = this.tables.get(name);
+    if (!t) throw new Error(`no table ${name}`);
+    let out = t.header.length > 0 ? csvLine(t.header) : '';
+    for (const r of t.rows) out += csvLine(r);
+    return out;
+  }
+}
+
+/** An AutoParser stand-in that records calls and writes nothing unless told to. */
+export class StubAuto implements AutoParser {
+  readonly mode = 'current' as const;
+  readonly batches: { records: Value[]; dataType: string; parentColumns: Map<string, Value> }[] = [];
+  readonly tables: { name: string; header: string[]; rows: string[][] }[];
+  wrote = 0;
+
+  constructor(tables: { name: string; header: string[]; rows: string[][] }[] = []) {
+    this.tables = tables;
+  }
+
+  addBatch(records: Value[], dataType: string, parentColumns: Map<string, Value>): void {
+    this.batches.push({ records, dataType, parentColumns });
+  }
+
+  writeTables(sink: TableSink): void {
+    this.wrote++;
+    for (const t of this.tables) {
+      const w = sink.open(t.name, t.header);
+      for (const r of t.rows) w.write(r);
+    }
+  }
+
+  stateEntries(): { struct: Value; version: number } {
+    return { struct: [], version: 3 };
+  }
+
+  close(): void {}
+}
+
+export const cfg = (json: string): Value => decodeJson(json, 'config');
+export const resp = (json: string): Value => decodeJson(json, 'response');
+
+/** 03 §0.5 lenient lookup; `undefined` = not found. */
+function find(p: string, value: Value, delim: string): Value | undefined {
+  if (p === delim) return value;
+  let cur: Value | undefined = value;
+  for (const seg of p.split(delim)) {
+    if (isMap(cur) && cur.has(seg)) cur = cur.get(seg);
+    else if (isList(cur) && /^(0|[1-9][0-9]*)$/.test(seg) && cur[Number(seg)] != null) cur = cur[Number(seg)];
+    else return undefined;
+  }
+  return cur;
+}
+
+/** 03 §3.2 / §3.3: the records of a response. */
+export function extractRecords(response: Value, job: PhpArray): Value[] {
+  const dataField = job.get('dataField');
+  if (!isEmpty(dataField)) {
+    let p = phpString(dataField);
+    let d = '.';
+    if (isMap(dataField)) {
+      p = phpString(dataField.get('path'));
+      if (!isEmpty(dataField.get('delimiter'))) d = phpString(dataField.get('delimiter'));
+    }
+    const v = find(p, response, d);
+    if (v === undefined || isEmpty(v)) return [];
+    return isList(v) ? v : [v];
+  }
+  if (isList(response)) return response;
+  if (response instanceof JsonObject) {
+    const arrays = [...response.values()].filter(isList);
+    if (arrays.length === 1) return arrays[0] as Value[];
+    if (arrays.length === 0) return [];
+    throw new Error('More than one array found in response!');
+  }
+  throw new Error('Unknown response from API.');
+}
+
+export function exampleDir(num: string): string {
+  const dir = fs.readdirSync(EXAMPLES).find((d) => d.startsWith(num + '-'));
+  if (!dir) throw new Error(`no example ${num}`);
+  return path.join(EXAMPLES, dir);
+}
+
+function get(v: Value | undefined, ...keys: string[]): Value | undefined {
+  let cur = v;
+  for (const k of keys) cur = isMap(cur) ? cur.get(k) : undefined;
+  return cur;
+}
+
+/** The response of `GET <path>` among the simulations of the API folder named by the base URL. */
+function responseFor(apiDir: string, endpointPath: string): Value {
+  for (const f of fs.readdirSync(apiDir)) {
+    if (!f.endsWith('.request')) continue;
+    const line = fs.readFileSync(path.join(apiDir, f), 'utf8').split(/\r?\n/)[0]!;
+    const reqPath = line.split(' ')[1]!;
+    if (reqPath.split('?')[0] === endpointPath) {
+      return decodeJson(fs.readFileSync(path.join(apiDir, f.replace(/\.request$/, '.response')), 'utf8'), 'response');
+    }
+  }
+  throw new Error(`no simulation for ${endpointPath} in ${apiDir}`);
+}
+
+export interface ExampleRun {
+  sink: MemorySink;
+  router: MappingRouter;
+  bucket: string;
+  config: PhpArray;
+}
+
+export interface RunOptions {
+  /** Replace every response by this value (e.g. `[]`). */
+  responseOverride?: Value;
+  auto?: AutoParser;
+}
+
+/** Runs an example's jobs (no pagination) through a MappingRouter backed by the real automatic parser. */
+export async function runExample(num: string, options: RunOptions = {}): Promise<ExampleRun> {
+  const dir = exampleDir(num);
+  const root = decodeJson(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'), 'config') as PhpArray;
+  const params = root.get('parameters') as PhpArray;
+  const config = params.get('config') as PhpArray;
+  const basePath = new URL(phpString(get(params, 'api', 'baseUrl'))).pathname;
+  const apiDir = path.join(EXAMPLES, basePath.split('/')[1]!);
+  const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'user-mapping-test-'));
+  const logger = { warning: () => {}, debug: () => {} };
+  const auto = options.auto ?? createAutoParser({ state: undefined, compatLevel: config.get('compatLevel'), spoolDir, logger });
+  const sink = new MemorySink();
+  const router = new MappingRouter({ mappings: config.get('mappings'), auto, sink, spoolDir });
+
+  const runJob = (job: PhpArray, endpoint: string, parentColumns: Map<string, Value>): void => {
+    const response = options.responseOverride ?? responseFor(apiDir, basePath + endpoint);
+    const records = extractRecords(response, job);
+    const dataType = isEmpty(job.get('dataType')) ? phpString(job.get('endpoint')) : phpString(job.get('dataType'));
+    router.addBatch(records, dataType, parentColumns);
+    const children = job.get('children');
+    if (!isList(children)) return;
+    for (const child of children as PhpArray[]) {
+      const placeholders = [...(child.get('placeholders') as PhpArray)];
+      for (const record of records) {
+        // single-level, single path placeholder: enough for the examples used here
+        const [name, p] = placeholders[0]!;
+        const value = find(phpString(p), record, '.') ?? null;
+        for (const v of isList(value) ? value : [value]) {
+          const ep = phpString(child.get('endpoint')).replace('{' + name + '}', phpString(v));
+          const col = phpString(p).startsWith('parent_') ? phpString(p) : 'parent_' + phpString(p);
+          runJob(child, ep, new Map([[col, v]]));
+        }
+      }
+    }
+  };
+
+  const userData = config.get('userData');
+  for (const job of config.get('jobs') as PhpArray[]) {
+    const pc = new Map<string, Value>();
+    if (isMap(userData)) for (const [k, v] of userData) pc.set(k, v);
+    runJob(job, phpString(job.get('endpoint')), pc);
+  }
+  try {
+    await router.finish();
+  } finally {
+    auto.close();
+    fs.rmSync(spoolDir, { recursive: true, force: true });
+  }
+  const bucket = isEmpty(config.get('outputBucket')) ? '' : phpString(config.get('outputBucket'));
+  return { sink, router, bucket, config };
+}
+
+export interface ExpectedTable {
+  bytes: Buffer;
+  manifest: Record<string, unknown>;
+}
+
+/** Expected tables of an example: table name (without bucket prefix) → bytes + manifest. */
+export function expectedTables(num: string, bucket: string): Map<string, ExpectedTable> {
+  const out = path.join(exampleDir(num), '_sample_out');
+  const res = new Map<string, ExpectedTable>();
+  for (const f of fs.readdirSync(out).sort()) {
+    if (f.endsWith('.manifest')) continue;
+    const table = bucket ? f.slice(bucket.length + 1) : f;
+    res.set(table, {
+      bytes: fs.readFileSync(path.join(out, f)),
+      manifest: JSON.parse(fs.readFileSync(path.join(out, f + '.manifest'), 'utf8')) as Record<string, unknown>,
+    });
+  }
+  return res;
+}
+
+export { PhpArray, JsonObject };
+
+export interface Batch {
+  dataType: string;
+  /** JSON text of the record list (decoded as a response). */
+  records: string;
+  /** JSON text of the parent columns object (decoded as configuration). */
+  parentColumns?: string;
+}
+
+/** Runs hand-made batches through a router with a stub automatic parser. */
+export async function runBatches(
+  mappings: string,
+  batches: Batch[],
+  autoTables: { name: string; header: string[]; rows: string[][] }[] = [],
+): Promise<{ sink: MemorySink; router: MappingRouter; auto: StubAuto }> {
+  const sink = new MemorySink();
+  const auto = new StubAuto(autoTables);
+  const router = new MappingRouter({ mappings: cfg(mappings), auto, sink });
+  try {
+    for (const b of batches) {
+      const pc = new Map<string, Value>();
+      if (b.parentColumns !== undefined) for (const [k, v] of cfg(b.parentColumns) as PhpArray) pc.set(k, v);
+      router.addBatch(resp(b.records) as Value[], b.dataType, pc);
+    }
+    await router.finish();
+  } finally {
+    router.close();
+  }
+  return { sink, router, auto };
+}
+
+/** Rendered CSV of every table. */
+export function rendered(sink: MemorySink): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of sink.tables.keys()) out[name] = sink.render(name);
+  return out;
+}
