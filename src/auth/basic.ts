@@ -26,6 +26,9 @@ export function createBasicAuth(setup: AuthSetup): Authenticator {
   }
   const credentials = Buffer.concat([phpBytes(textOf(username)), Buffer.from(':'), phpBytes(textOf(password))]);
   const header = `Basic ${credentials.toString('base64')}`;
+  // The encoded pair is as good as the password: hide it wherever it shows up (an API echoing
+  // the Authorization header in an error body, 01 §4.5).
+  setup.logger.secrets.add(credentials.toString('base64'));
   return {
     authenticate: async (request) => {
       setAuthHeader(request, 'Authorization', header);

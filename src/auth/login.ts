@@ -146,6 +146,8 @@ export class LoginAuthenticator implements Authenticator {
   private expiry: Expiry = { kind: 'none' };
   private query = new Map<string, Value>();
   private headers: [string, Value][] = [];
+  /** The login in progress: concurrent attempts wait for one login instead of starting their own. */
+  private pending: Promise<void> | undefined;
 
   constructor(setup: AuthSetup, settings: LoginSettings, options: LoginOptions) {
     this.setup = setup;
@@ -173,8 +175,18 @@ export class LoginAuthenticator implements Authenticator {
   }
 
   async authenticate(request: PreparedRequest, client: HttpClient): Promise<void> {
-    if (this.needsLogin()) await this.login(client);
+    if (this.pending) await this.pending;
+    else if (this.needsLogin()) {
+      this.pending = this.login(client).finally(() => (this.pending = undefined));
+      await this.pending;
+    }
     this.apply(request);
+  }
+
+  /** `expires: 0` logs in before every attempt: attempts must not overlap (client.ts). */
+  exclusive(): boolean {
+    const expires = member(this.settings.auth, 'expires');
+    return isPhpNumeric(expires) && Number(valueLong(expires!)) === 0;
   }
 
   /** 02 §6.7: the computed query (indexed-list merge, always rebuilt) and headers. */
@@ -243,7 +255,7 @@ export class LoginAuthenticator implements Authenticator {
     const response = await client.send(request, false);
     let decoded: Value;
     if (this.settings.format === 'text') {
-      if (response.status >= 400) throw httpErrorFor(response);
+      if (response.status >= 400) throw httpErrorFor(response, this.setup.logger.secrets);
       decoded = bytesToPhpString(response.body);
     } else {
       decoded = interpretResponse(response, [], this.setup.logger);

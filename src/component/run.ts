@@ -16,6 +16,7 @@ import { isEmpty, member, PhpArray, truthy, type Value } from '../json/value.ts'
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import { JobRunner, compatLevelOf } from '../jobs/runner.ts';
+import { concurrencyOf } from '../jobs/concurrency.ts';
 import { OutputStaging } from '../output/staging.ts';
 import { MappingRouter } from '../mapping/router.ts';
 import { headerOnlyTables } from '../mapping/headerOnly.ts';
@@ -23,6 +24,7 @@ import type { HeaderList } from '../http/headers.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
+import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
 
 export interface RunOptions {
@@ -73,6 +75,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   const logger = createLogger(options.write ? { write: options.write } : {});
   const dataDir = resolveDataDir(env);
   let staging: OutputStaging | undefined;
+  let tunnel: SshTunnel | undefined;
   const parsers: AutoParser[] = [];
   const routers: MappingRouter[] = [];
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -93,6 +96,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const parameters = member(root, 'parameters');
     const configurations = buildConfigurations(parameters);
     checkPlatformSections(parameters);
+    const sshProxy = member(parameters, 'sshProxy');
+    // Opened lazily at the first HTTP attempt and shared by all configurations (01 §6.1).
+    if (sshProxy !== undefined && sshProxy !== null) tunnel = createSshTunnel(sshProxy, logger);
     const state = new RunState(inputState, Math.floor(nowMs() / 1000));
     staging = new OutputStaging(dataDir);
     const buckets = new Map<string | null, BucketResult>();
@@ -100,7 +106,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const bucketOfConfiguration: (string | null)[] = [];
 
     for (const configuration of configurations) {
-      const result = await runConfiguration(configuration, { root, parameters, logger, state, staging, buckets, previousParser, nowMs, sleep: options.sleep, parsers, routers });
+      const result = await runConfiguration(configuration, { root, parameters, logger, state, staging, buckets, previousParser, nowMs, sleep: options.sleep, parsers, routers, env, tunnel });
       previousParser = result.parser;
       bucketOfConfiguration[configuration.index] = result.bucket;
     }
@@ -137,6 +143,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     logger.error(err instanceof Error ? err.message : String(err), context);
     return code;
   } finally {
+    await tunnel?.close();
     for (const router of routers) router.close();
     for (const parser of parsers) parser.close();
     process.removeListener('SIGTERM', onSignal);
@@ -176,6 +183,8 @@ interface ConfigurationRun {
   sleep: ((ms: number) => Promise<void>) | undefined;
   parsers: AutoParser[];
   routers: MappingRouter[];
+  env: NodeJS.ProcessEnv;
+  tunnel: SshTunnel | undefined;
 }
 
 async function runConfiguration(configuration: Configuration, run: ConfigurationRun): Promise<{ parser: AutoParser; bucket: string | null }> {
@@ -223,6 +232,7 @@ async function runConfiguration(configuration: Configuration, run: Configuration
     requestTimeoutMs: api.requestTimeoutMs,
     ...(api.caCertificate !== undefined ? { ca: api.caCertificate } : {}),
     ...(api.clientCertificate !== undefined ? { cert: api.clientCertificate.cert, key: api.clientCertificate.key } : {}),
+    ...(run.tunnel ? { connect: run.tunnel.connect } : {}),
   });
   const client = new HttpClient({
     transport,
@@ -230,9 +240,11 @@ async function runConfiguration(configuration: Configuration, run: Configuration
     logger,
     ...(authenticator ? { authenticator } : {}),
     ...(signer ? { signer } : {}),
+    ...(run.tunnel ? { beforeRetry: run.tunnel.beforeRetry } : {}),
     ...(run.sleep ? { sleep: run.sleep } : {}),
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
+    concurrency: concurrencyOf(api.api, run.env),
   });
   const runner = new JobRunner({
     config,

@@ -114,7 +114,7 @@ const apiSection = {
       description: 'Retries: maxRetries (10), http.retryHeader (Retry-After), http.codes, curl.codes.',
     },
     http: {
-      description: 'headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s).',
+      description: 'headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s), concurrency (10; requests on the wire at once per host; env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; any value gives the same output).',
     },
     authentication: { description: 'Authentication: type basic, query, login, oauth10, oauth20, oauth20.login.' },
     pagination: { description: 'Pagination: method offset, pagenum, response.url, response.param, cursor, multiple, zendesk.response.url.' },

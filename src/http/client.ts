@@ -14,6 +14,11 @@ import type { Transport, WireResponse } from './transport.ts';
 export interface Authenticator {
   /** Runs before every attempt (retries and redirect hops included). */
   authenticate(request: PreparedRequest, client: HttpClient): Promise<void>;
+  /**
+   * True when attempts must not overlap (e.g. a login before every attempt, whose token belongs
+   * to the attempt that follows it): the job runner then runs with concurrency 1.
+   */
+  exclusive?(): boolean;
 }
 
 export interface Signer {
@@ -32,6 +37,24 @@ export interface ClientOptions {
   beforeRetry?: () => Promise<void>;
   /** Host allow-list check for every URL actually requested (redirects and next-page links included). */
   checkUrl?: (href: string) => void;
+  /**
+   * Requests on the wire at once per host (scheme, host, port); 1 (the default) = strictly one at
+   * a time. Login requests (unauthenticated sends) are not counted.
+   */
+  concurrency?: number;
+}
+
+/** Per-send options (the job runner's prefetching, see jobs/prefetch.ts). */
+export interface SendOptions {
+  /** Where this send's log lines go (a deferred logger replayed at the request's turn). */
+  logger?: Logger;
+  /**
+   * The request's position in the sequential order (lexicographic; a prefix comes first). When
+   * the host's slots are all taken the earliest waiting position gets the next free one.
+   */
+  order?: readonly number[];
+  /** Once aborted, attempts not yet on the wire are not sent (the run already failed). */
+  signal?: AbortSignal;
 }
 
 export interface ClientResponse extends WireResponse {
@@ -41,10 +64,56 @@ export interface ClientResponse extends WireResponse {
 
 const MAX_REDIRECTS = 5;
 
+const NO_ORDER: readonly number[] = [];
+
+function compareOrder(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+interface Waiter {
+  order: readonly number[];
+  resume: () => void;
+}
+
+/** Counting semaphore whose waiters are served earliest sequential position first. */
+export class OrderedSlots {
+  private readonly limit: number;
+  private active = 0;
+  private readonly waiting: Waiter[] = [];
+
+  constructor(limit: number) {
+    this.limit = Math.max(1, limit);
+  }
+
+  /** Resolves when a slot is held; call `release()` exactly once afterwards. */
+  acquire(order: readonly number[]): Promise<void> | undefined {
+    if (this.active < this.limit) {
+      this.active++;
+      return undefined;
+    }
+    return new Promise<void>((resume) => this.waiting.push({ order, resume }));
+  }
+
+  release(): void {
+    if (this.waiting.length === 0) {
+      this.active--;
+      return;
+    }
+    let best = 0;
+    for (let i = 1; i < this.waiting.length; i++) if (compareOrder(this.waiting[i]!.order, this.waiting[best]!.order) < 0) best = i;
+    const [next] = this.waiting.splice(best, 1);
+    // The slot passes to the waiter as it is (active stays the same).
+    next!.resume();
+  }
+}
+
 export class HttpClient {
   readonly options: ClientOptions;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly nowMs: () => number;
+  private readonly slots = new Map<string, OrderedSlots>();
 
   constructor(options: ClientOptions) {
     this.options = options;
@@ -52,11 +121,29 @@ export class HttpClient {
     this.nowMs = options.nowMs ?? Date.now;
   }
 
-  /** Sends with redirects and retries; authentication applies unless `authenticate` is false (login requests). */
-  async send(request: PreparedRequest, authenticate = true): Promise<ClientResponse> {
+  /** Requests the job runner may have on the wire at once (1 when the authenticator is exclusive). */
+  get concurrency(): number {
+    if (this.options.authenticator?.exclusive?.()) return 1;
+    return Math.max(1, Math.floor(this.options.concurrency ?? 1));
+  }
+
+  private slotsFor(key: string): OrderedSlots {
+    let slots = this.slots.get(key);
+    if (slots === undefined) {
+      slots = new OrderedSlots(this.concurrency);
+      this.slots.set(key, slots);
+    }
+    return slots;
+  }
+
+  /**
+   * Sends with redirects and retries; authentication applies unless `authenticate` is false
+   * (login requests).
+   */
+  async send(request: PreparedRequest, authenticate = true, options: SendOptions = {}): Promise<ClientResponse> {
     let current = request;
     for (let hops = 0; ; hops++) {
-      const response = await this.sendWithRetries(current, authenticate);
+      const response = await this.sendWithRetries(current, authenticate, options);
       const location = response.headers.location;
       if (response.status < 300 || response.status >= 400 || location === undefined) return { ...response, request: current };
       if (hops >= MAX_REDIRECTS) throw new UserError(`Will not follow more than ${MAX_REDIRECTS} redirects`);
@@ -81,29 +168,42 @@ export class HttpClient {
     return next;
   }
 
-  private async sendWithRetries(request: PreparedRequest, authenticate: boolean): Promise<WireResponse> {
+  private async sendWithRetries(request: PreparedRequest, authenticate: boolean, options: SendOptions): Promise<WireResponse> {
+    const logger = options.logger ?? this.options.logger;
+    // Login requests (unauthenticated) take no slot: an attempt holding one may be waiting for the login.
+    const slots = authenticate ? this.slotsFor(`${request.url.scheme}://${request.url.host}:${request.url.port ?? defaultPort(request.url.scheme)}`) : undefined;
     for (let retries = 0; ; retries++) {
       if (retries > 0 && this.options.beforeRetry) await this.options.beforeRetry();
-      const attempt = cloneRequest(request);
-      if (authenticate && this.options.authenticator) await this.options.authenticator.authenticate(attempt, this);
-      this.options.checkUrl?.(displayUrl(attempt.url));
-      if (this.options.logger.isDebug()) this.options.logger.debug(debugLine(attempt));
-      this.options.signer?.sign(attempt);
       let response: WireResponse | undefined;
       let failure: CurlError | undefined;
+      let attempt: PreparedRequest;
+      if (slots) {
+        const wait = slots.acquire(options.order ?? NO_ORDER);
+        if (wait) await wait;
+      }
       try {
-        response = await this.options.transport.send({
-          method: attempt.method,
-          scheme: attempt.url.scheme,
-          host: attempt.url.host,
-          port: attempt.url.port ?? defaultPort(attempt.url.scheme),
-          target: requestTarget(attempt.url),
-          headers: attempt.headers,
-          body: attempt.body,
-        });
-      } catch (e) {
-        if (!(e instanceof CurlError)) throw e;
-        failure = e;
+        options.signal?.throwIfAborted();
+        attempt = cloneRequest(request);
+        if (authenticate && this.options.authenticator) await this.options.authenticator.authenticate(attempt, this);
+        this.options.checkUrl?.(displayUrl(attempt.url));
+        if (logger.isDebug()) logger.debug(debugLine(attempt));
+        this.options.signer?.sign(attempt);
+        try {
+          response = await this.options.transport.send({
+            method: attempt.method,
+            scheme: attempt.url.scheme,
+            host: attempt.url.host,
+            port: attempt.url.port ?? defaultPort(attempt.url.scheme),
+            target: requestTarget(attempt.url),
+            headers: attempt.headers,
+            body: attempt.body,
+          });
+        } catch (e) {
+          if (!(e instanceof CurlError)) throw e;
+          failure = e;
+        }
+      } finally {
+        slots?.release();
       }
       const outcome = response ? { status: response.status, headers: response.headers } : { curlCode: failure!.curlCode };
       if (!shouldRetry(this.options.retry, retries, outcome)) {
@@ -123,7 +223,7 @@ export class HttpClient {
         context['exception_class'] = failure.name;
         context['message'] = failure.message;
       }
-      this.options.logger.debug(`Http request failed, retrying in ${(delay / 1000).toFixed(1)} seconds [${retries + 1}x].`, context);
+      logger.debug(`Http request failed, retrying in ${(delay / 1000).toFixed(1)} seconds [${retries + 1}x].`, context);
       if (delay > 0) await this.sleep(delay);
     }
   }

@@ -3,6 +3,7 @@
  * prepared request (spec 01 §3.3–§3.6): default options merged, params in the query (GET) or
  * the body (POST/FORM), URL resolved against baseUrl, headers in the reference's order.
  */
+import { CurlError } from '../errors/CurlError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { pjson } from '../json/encode.ts';
 import { isEmpty, isMap, PhpArray, type Value } from '../json/value.ts';
@@ -88,6 +89,12 @@ export function buildRequest(description: PhpArray, settings: RequestSettings): 
   }
 
   const resolved = resolveUrl(settings.baseUrl, target);
+  // A next-page link such as `file:///etc/passwd` or `gopher://host/` must not be sent as http
+  // (curl refuses it, error 1, which is not retried); nor a URL without a host (curl error 3).
+  if (resolved.scheme !== 'http' && resolved.scheme !== 'https') {
+    throw new CurlError(1, `Protocol "${resolved.scheme}" not supported or disabled in libcurl`);
+  }
+  if (resolved.host === '') throw new CurlError(3, 'URL rejected: No host part in the URL');
   const url: RequestUrl = {
     scheme: resolved.scheme === 'https' ? 'https' : 'http',
     userinfo: resolved.userinfo,

@@ -2,6 +2,7 @@
  * Turns a final HTTP response into a decoded value, an HTTP error, or, for statuses listed in
  * `ignoreErrors`, a value that stands in for the data (spec 01 §3.13).
  */
+import { constants } from 'node:buffer';
 import { HttpError } from '../errors/HttpError.ts';
 import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { UserError } from '../errors/UserError.ts';
@@ -9,6 +10,7 @@ import { decodeJson, decodeUtf8Lossy } from '../json/decode.ts';
 import { phpString } from '../json/numbers.ts';
 import { JsonObject, type Value } from '../json/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { SecretRegistry } from '../logging/redact.ts';
 import { displayUrl } from './prepared.ts';
 import type { ClientResponse } from './client.ts';
 
@@ -23,29 +25,59 @@ function bodySummary(body: Buffer): string | undefined {
   return text;
 }
 
-export function httpErrorFor(res: ClientResponse): HttpError {
+/**
+ * `secrets` hides known secrets in the body before the summary cuts it at 120 bytes: once cut, a
+ * secret echoed by the API would only partly match and the log redaction would miss it.
+ */
+/**
+ * A body longer than the longest string Node can hold (≈512 MiB, e.g. a small gzip bomb) cannot
+ * be decoded: a user error, instead of a crash (exit 2) in the string conversion.
+ */
+function checkBodySize(res: ClientResponse): void {
+  if (res.body.length > constants.MAX_STRING_LENGTH) {
+    throw new UserError(
+      `The API response is too large to process: ${res.body.length} bytes (\`${res.request.method} ${displayUrl(res.request.url)}\`, status ${res.status}); the limit is ${constants.MAX_STRING_LENGTH} bytes.`,
+    );
+  }
+}
+
+export function httpErrorFor(res: ClientResponse, secrets?: SecretRegistry): HttpError {
+  checkBodySize(res);
   const kind = res.status >= 500 ? 'Server' : 'Client';
   let summary = `${kind} error: \`${res.request.method} ${displayUrl(res.request.url)}\` resulted in a \`${res.status} ${res.statusText}\` response`;
-  const bodyText = bodySummary(res.body);
+  const text = secrets ? res.body.toString('utf8') : '';
+  const redacted = secrets ? secrets.redact(text) : '';
+  const bodyText = bodySummary(redacted === text ? res.body : Buffer.from(redacted));
   if (bodyText !== undefined) summary += `:\n${bodyText}\n`;
   const raw = res.body.toString('utf8');
   let decoded: unknown = '';
   try {
     decoded = JSON.parse(raw);
+    // A huge JSON error body is shown as an excerpt, not as a log line of its full size.
+    if (raw.length > MAX_CONTEXT_BODY) decoded = `${(secrets ? secrets.redact(raw) : raw).slice(0, MAX_CONTEXT_BODY)} (truncated, ${res.body.length} bytes in total)`;
   } catch {
     decoded = '';
   }
   return new HttpError(res.status, summary, raw, { body: decoded });
 }
 
-function decodeBody(res: ClientResponse): Value {
+/** Longest response text put into an error's context: a hostile body must not become a 100 MB log line. */
+export const MAX_CONTEXT_BODY = 16 * 1024;
+
+function decodeBody(res: ClientResponse, secrets?: SecretRegistry): Value {
   const text = decodeUtf8Lossy(res.body);
   try {
     return decodeJson(text, 'response');
   } catch (e) {
     if (!(e instanceof JsonDecodeError)) throw e;
+    let json = text;
+    if (json.length > MAX_CONTEXT_BODY) {
+      // Redact before cutting, so no secret is left half-visible at the cut.
+      json = secrets ? secrets.redact(json) : json;
+      json = `${json.slice(0, MAX_CONTEXT_BODY)} (truncated, ${res.body.length} bytes in total)`;
+    }
     throw new UserError(`Invalid JSON response from API: JSON decode error: ${e.apiReason}`, {
-      context: { json: text, errDetail: e.reason },
+      context: { json, errDetail: e.reason },
     });
   }
 }
@@ -61,20 +93,21 @@ function listed(ignoreErrors: readonly Value[], status: number): boolean {
 }
 
 export function interpretResponse(res: ClientResponse, ignoreErrors: readonly Value[], logger: Logger): Value {
+  checkBodySize(res);
   const ignored = listed(ignoreErrors, res.status);
   if (res.status >= 400) {
-    const error = httpErrorFor(res);
+    const error = httpErrorFor(res, logger.secrets);
     if (!ignored) throw error;
     logger.warning(`Failed to get response ${error.summary}`);
     return decodeOrErrorData(res, logger, 'Failed to parse response ');
   }
-  if (!ignored) return decodeBody(res);
+  if (!ignored) return decodeBody(res, logger.secrets);
   return decodeOrErrorData(res, logger, 'Failed to get response ');
 }
 
 function decodeOrErrorData(res: ClientResponse, logger: Logger, prefix: string): Value {
   try {
-    return decodeBody(res);
+    return decodeBody(res, logger.secrets);
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     logger.warning(prefix + e.message);

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import zlib from 'node:zlib';
 import type { Duplex } from 'node:stream';
 import { CurlError } from '../errors/CurlError.ts';
@@ -130,7 +131,18 @@ export class Transport {
         // Without an agent Node uses createConnection; `agent: false` would bypass it.
         delete requestOptions.agent;
         requestOptions.createConnection = ((_opts: unknown, cb: (err: Error | null, socket?: Duplex) => void) => {
-          open(req.host, req.port).then((s) => cb(null, s), (e: Error) => cb(e));
+          // A tunnelled connection is plain TCP: TLS is layered on it here for https targets.
+          const secure = (s: Duplex): Duplex =>
+            req.scheme !== 'https'
+              ? s
+              : tls.connect({
+                  socket: s,
+                  ...(requestOptions.servername !== undefined ? { servername: requestOptions.servername } : {}),
+                  ...(this.options.ca !== undefined ? { ca: this.options.ca } : {}),
+                  ...(this.options.cert !== undefined ? { cert: this.options.cert } : {}),
+                  ...(this.options.key !== undefined ? { key: this.options.key } : {}),
+                });
+          open(req.host, req.port).then((s) => cb(null, secure(s)), (e: Error) => cb(e));
           return undefined;
         }) as unknown as https.RequestOptions['createConnection'];
       }

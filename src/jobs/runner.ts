@@ -5,7 +5,8 @@
 import { UserError } from '../errors/UserError.ts';
 import type { ApiDescription } from '../config/api.ts';
 import type { FunctionContext } from '../functions/index.ts';
-import type { HttpClient } from '../http/client.ts';
+import type { ClientResponse, HttpClient } from '../http/client.ts';
+import type { PreparedRequest } from '../http/prepared.ts';
 import { buildRequest, type RequestSettings } from '../http/request.ts';
 import { interpretResponse } from '../http/response.ts';
 import { phpString } from '../json/numbers.ts';
@@ -21,6 +22,7 @@ import { bindingColumns, bindingCombinations, substituteEndpoint, type Binding }
 import { jobIdentity, planJobs } from './plan.ts';
 import { createProgressLog, type ProgressHook } from './progress.ts';
 import { extractRecords } from './records.ts';
+import { DeferredLogger } from './deferredLogger.ts';
 import { parseRecursionFilter } from './recursionFilter.ts';
 
 export interface RunnerContext {
@@ -84,36 +86,95 @@ interface InstanceRun {
   root: boolean;
   /** Endpoint of the top-level job (progress lines). */
   topEndpoint: string;
+  /**
+   * Position of the instance in the sequential order: `[job]` for a top-level job,
+   * parent order + `[page, step]` for a child; its page `p` is order + `[p]`.
+   */
+  order: number[];
 }
+
+/** What a job instance computes once before its first request (03 §3.1). */
+interface Setup {
+  instance: JobInstance;
+  dataType: string;
+  parentColumns: Map<string, Value>;
+  shownEndpoint: string;
+}
+
+/** One step of a page's child jobs, in sequential order (03 §4.2). */
+type ChildStep =
+  | { kind: 'warning'; message: string }
+  | {
+      kind: 'instance';
+      run: InstanceRun;
+      /** A fresh scroller copy for speculating the first request (the real one is shared by the record's combinations). */
+      fresh: () => Scroller;
+      /** Not the first binding combination of its record (its scroller may carry state, §5.5). */
+      later: boolean;
+    };
+
+type Outcome = { ok: true; response: ClientResponse } | { ok: false; error: unknown };
+
+/**
+ * The first request of an upcoming child job instance, sent ahead of its turn. Everything it
+ * produces (setup errors, log lines, the response or the error) is applied only at its turn.
+ */
+interface Prefetch {
+  setup: { ok: true; value: Setup } | { ok: false; error: unknown };
+  /** The speculated first request; undefined when none was sent. */
+  description?: PhpArray;
+  /** buildRequest failed for the speculated request. */
+  buildError?: { error: unknown };
+  logs?: DeferredLogger;
+  outcome?: Promise<Outcome>;
+}
+
+type Queued = { step: ChildStep; prefetch?: Prefetch } | { error: unknown };
 
 export class JobRunner {
   private readonly ctx: RunnerContext;
   private readonly progress: ProgressHook;
+  /** Child steps looked at ahead of the current one (0 = sequential, no prefetching). */
+  private readonly lookahead: number;
+  /** No pagination method: every first request is the job request, whatever the scroller went through. */
+  private readonly statelessFirstRequests: boolean;
+  /** Aborted when the run ends: prefetches not yet on the wire are dropped. */
+  private readonly stop = new AbortController();
 
   constructor(ctx: RunnerContext) {
     this.ctx = ctx;
     this.progress = ctx.progress ?? createProgressLog(ctx.logger, ctx.nowMs);
+    const limit = ctx.client.concurrency;
+    // Twice the wire limit: responses waiting for their turn keep the wire busy meanwhile.
+    this.lookahead = limit > 1 ? 2 * limit : 0;
+    const pagination = ctx.api.pagination;
+    this.statelessFirstRequests = !(pagination instanceof PhpArray) || pagination.size === 0 || isEmpty(pagination.get('method'));
   }
 
   async run(): Promise<void> {
-    for (const { job, index } of planJobs(this.ctx.config.get('jobs'))) {
-      const scroller = createScroller(this.ctx.api.pagination, this.ctx.logger, this.ctx.nowMs);
-      const endpoint = job.get('endpoint');
-      await this.runInstance({
-        job,
-        path: `parameters.config.jobs[${index}]`,
-        scroller,
-        bindings: [],
-        chain: [],
-        root: true,
-        topEndpoint: typeof endpoint === 'string' ? endpoint : '',
-      });
+    try {
+      let position = 0;
+      for (const { job, index } of planJobs(this.ctx.config.get('jobs'))) {
+        const scroller = createScroller(this.ctx.api.pagination, this.ctx.logger, this.ctx.nowMs);
+        const endpoint = job.get('endpoint');
+        await this.runInstance({
+          job,
+          path: `parameters.config.jobs[${index}]`,
+          scroller,
+          bindings: [],
+          chain: [],
+          root: true,
+          topEndpoint: typeof endpoint === 'string' ? endpoint : '',
+          order: [position++],
+        });
+      }
+    } finally {
+      this.stop.abort();
     }
   }
 
-  private async runInstance(run: InstanceRun): Promise<void> {
-    const { logger } = this.ctx;
-    const { job, scroller, path } = run;
+  private setup(run: InstanceRun): Setup {
+    const { job, path } = run;
     const template = job.get('endpoint');
     const endpoint = typeof template === 'string' ? substituteEndpoint(template, run.bindings) : template;
     const dataType = isEmpty(job.get('dataType')) ? phpString(typeof template === 'string' ? template : null) : phpString(job.get('dataType')!);
@@ -121,14 +182,35 @@ export class JobRunner {
     const parentColumns = evaluateUserData(this.ctx.config.get('userData'), job.get('userData'), run.root, this.ctx.functions, this.ctx.nowMs);
     for (const [k, v] of bindingColumns(run.bindings)) parentColumns.set(k, v);
     const instance: JobInstance = { config: job, endpoint: endpoint as string, params, path };
-    const shownEndpoint = typeof endpoint === 'string' ? endpoint : '';
+    return { instance, dataType, parentColumns, shownEndpoint: typeof endpoint === 'string' ? endpoint : '' };
+  }
+
+  private async runInstance(run: InstanceRun, prefetch?: Prefetch): Promise<void> {
+    const { logger } = this.ctx;
+    const { job, scroller, path } = run;
+    let setup: Setup;
+    if (prefetch === undefined) setup = this.setup(run);
+    else if (prefetch.setup.ok) setup = prefetch.setup.value;
+    else throw prefetch.setup.error;
+    const { instance, dataType, parentColumns, shownEndpoint } = setup;
 
     let request = scroller.firstRequest(instance);
+    // The prefetched response stands for the first request only if that is what was sent.
+    let early = prefetch?.description !== undefined && request !== null && sameValue(prefetch.description, request) ? prefetch : undefined;
     let previous: Value | undefined;
+    let page = 0;
     while (request !== null) {
       const description = request;
-      const prepared = withJobPath(path, () => buildRequest(description, this.ctx.settings));
-      const response = await this.ctx.client.send(prepared);
+      let response: ClientResponse;
+      if (early !== undefined) {
+        const sent = early;
+        early = undefined;
+        if (sent.buildError) throw sent.buildError.error;
+        response = await this.take(sent);
+      } else {
+        const prepared = withJobPath(path, () => buildRequest(description, this.ctx.settings));
+        response = await this.ctx.client.send(prepared, true, { order: [...run.order, page] });
+      }
       const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger);
       if (previous !== undefined && sameValue(previous, value)) {
         logger.debug(`Job '${jobIdentity(job)}' finished when last response matched the previous!`);
@@ -139,7 +221,7 @@ export class JobRunner {
       records = applyResponseFilter(records, job.get('responseFilter') ?? null, job.get('responseFilterDelimiter') ?? null, this.ctx.compatLevel);
       this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
       this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
-      await this.runChildren(run, records);
+      await this.runChildren(run, records, [...run.order, page]);
       previous = value;
       const next = scroller.nextRequest(instance, value, records);
       if (next !== null && sameValue(next, description)) {
@@ -153,13 +235,104 @@ export class JobRunner {
         break;
       }
       request = next;
+      page++;
     }
   }
 
-  private async runChildren(parent: InstanceRun, records: Value[]): Promise<void> {
-    const children = parent.job.get('children');
-    if (isEmpty(children)) return;
-    for (const { job: child, index } of planJobs(children)) {
+  /** The prefetched response at its turn: its log lines first, then the response or its error. */
+  private async take(prefetch: Prefetch): Promise<ClientResponse> {
+    const outcome = await prefetch.outcome!;
+    prefetch.logs!.replay();
+    if (!outcome.ok) throw outcome.error;
+    return outcome.response;
+  }
+
+  /**
+   * Sends the first request of an upcoming child instance. Nothing observable happens here:
+   * errors are kept for the instance's turn, log lines go to a deferred logger.
+   */
+  private startPrefetch(step: Extract<ChildStep, { kind: 'instance' }>): Prefetch {
+    const { run } = step;
+    let setup: Setup;
+    try {
+      setup = this.setup(run);
+    } catch (error) {
+      return { setup: { ok: false, error } };
+    }
+    const prefetch: Prefetch = { setup: { ok: true, value: setup } };
+    let description: PhpArray | null;
+    try {
+      description = step.fresh().firstRequest({ ...setup.instance });
+    } catch {
+      return prefetch; // the real scroller will fail the same way at the turn
+    }
+    if (description === null) return prefetch;
+    let prepared: PreparedRequest;
+    try {
+      prepared = withJobPath(run.path, () => buildRequest(description, this.ctx.settings));
+    } catch (error) {
+      prefetch.description = description;
+      prefetch.buildError = { error };
+      return prefetch;
+    }
+    prefetch.description = description;
+    const logs = new DeferredLogger(this.ctx.logger);
+    prefetch.logs = logs;
+    prefetch.outcome = this.ctx.client.send(prepared, true, { logger: logs, order: [...run.order, 0], signal: this.stop.signal }).then(
+      (response): Outcome => ({ ok: true, response }),
+      (error: unknown): Outcome => ({ ok: false, error }),
+    );
+    return prefetch;
+  }
+
+  /**
+   * The child job instances of one page, in the order of §4.2. With concurrency, the steps ahead
+   * of the current one are generated early (errors met doing so are kept as a step of their own)
+   * and their first requests prefetched; each step still takes effect in sequential order.
+   */
+  private async runChildren(parent: InstanceRun, records: Value[], pageOrder: readonly number[]): Promise<void> {
+    if (isEmpty(parent.job.get('children'))) return;
+    const steps = this.childSteps(parent, records);
+    const queue: Queued[] = [];
+    let done = false;
+    let position = 0;
+    const pull = (): boolean => {
+      if (done) return false;
+      try {
+        const next = steps.next();
+        if (next.done) {
+          done = true;
+          return false;
+        }
+        const step = next.value;
+        const order = [...pageOrder, position++];
+        if (step.kind === 'instance') step.run.order = order;
+        const item: Queued = { step };
+        // A later binding combination of a record shares the scroller of the earlier ones and may
+        // start from their leftover state (§5.5): its first request is known in advance only
+        // without pagination. No request is ever sent that the sequential run would not send.
+        if (this.lookahead > 0 && step.kind === 'instance' && (!step.later || this.statelessFirstRequests)) item.prefetch = this.startPrefetch(step);
+        queue.push(item);
+      } catch (error) {
+        done = true;
+        queue.push({ error });
+      }
+      return true;
+    };
+    for (;;) {
+      while (queue.length <= this.lookahead && pull());
+      const item = queue.shift();
+      if (item === undefined) return;
+      if ('error' in item) throw item.error;
+      const { step } = item;
+      if (step.kind === 'warning') this.ctx.logger.warning(step.message);
+      else await this.runInstance(step.run, item.prefetch);
+    }
+  }
+
+  /** The steps of §4.2, generated lazily: a sequential run advances it one step at a time. */
+  private *childSteps(parent: InstanceRun, records: Value[]): Generator<ChildStep> {
+    for (const { job: child, index } of planJobs(parent.job.get('children'))) {
       const path = `${parent.path}.children[${index}]`;
       const filterText = child.get('recursionFilter');
       // Parsed once per parent page, even when the page has no records (§4.2).
@@ -168,12 +341,15 @@ export class JobRunner {
       for (const record of records) {
         if (filter && !filter(record)) continue;
         const chain = [...parent.chain, record];
-        if (isEmpty(placeholders)) this.ctx.logger.warning(`No 'placeholders' set for '${phpString(child.get('endpoint') ?? null)}'`);
+        if (isEmpty(placeholders)) yield { kind: 'warning', message: `No 'placeholders' set for '${phpString(child.get('endpoint') ?? null)}'` };
         const combos = bindingCombinations(placeholders, chain, parent.bindings, `${path}.placeholders`);
         // One reset copy per (child configuration, record), shared by all its binding sets (§5.5).
         const scroller = parent.scroller.forChild(child);
+        const fresh = (): Scroller => parent.scroller.forChild(child);
+        let later = false;
         for (const bindings of combos) {
-          await this.runInstance({ job: child, path, scroller, bindings, chain, root: false, topEndpoint: parent.topEndpoint });
+          yield { kind: 'instance', run: { job: child, path, scroller, bindings, chain, root: false, topEndpoint: parent.topEndpoint, order: [] }, fresh, later };
+          later = true;
         }
       }
     }

@@ -103,11 +103,80 @@ function special(x: number): string | undefined {
   return undefined;
 }
 
+/** 10^p for the precisions in use. */
+const POW10 = Array.from({ length: 23 }, (_, p) => Number(`1e${p}`));
+
+/**
+ * `%.{precision}G` of a finite non-zero x with 1e-4 ≤ |x| < 10^precision — PHP prints those
+ * without exponent — or undefined when the general path must decide (a possible tie, or rounding
+ * up to 10^precision). Works on the text of the JS number directly.
+ */
+function plainFormat(x: number, ax: number, precision: number): string | undefined {
+  if (precision <= 15) {
+    // The shortest round-trip digits, when there are at most `precision` of them, are the exact
+    // value rounded to `precision` digits: a normal double is within half an ulp (< 2.3e-16
+    // relative) of them, far less than half a unit of the 15th significant digit. In this range
+    // String(x) has no exponent and PHP's layout is the same text.
+    const text = String(x);
+    let significant = 0;
+    let leading = true;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x30) continue; // '-' and '.'
+      if (leading && c === 0x30) continue;
+      leading = false;
+      significant++;
+    }
+    // Integer-valued text counts its trailing zeros, which is fine: |x| < 10^precision.
+    if (significant <= precision) return text;
+  }
+  // One digit more, correctly rounded (fixed notation in this range): unless that digit is a 5
+  // (a possible tie, settled on the exact expansion), rounding it off gives the correct
+  // rounding of the exact value.
+  const probe = ax.toPrecision(precision + 1);
+  const n = probe.length;
+  const last = probe.charCodeAt(n - 1);
+  if (last === 0x35) return undefined;
+  // Rounded up to 10^precision already: PHP switches to the exponent form.
+  const dot = probe.indexOf('.');
+  if ((dot < 0 ? n : dot) > precision) return undefined;
+  let out: string;
+  if (last < 0x35) {
+    out = probe.slice(0, n - 1);
+  } else {
+    let i = n - 2;
+    let tail = '';
+    for (; i >= 0; i--) {
+      const c = probe.charCodeAt(i);
+      if (c === 0x2e) {
+        tail = '.' + tail;
+        continue;
+      }
+      if (c !== 0x39) break;
+      tail = '0' + tail;
+    }
+    if (i < 0) return undefined; // 99.99… rounds up to the next power of ten
+    out = probe.slice(0, i) + String.fromCharCode(probe.charCodeAt(i) + 1) + tail;
+  }
+  if (out.includes('.')) {
+    let end = out.length;
+    while (out.charCodeAt(end - 1) === 0x30) end--;
+    if (out.charCodeAt(end - 1) === 0x2e) end--;
+    out = out.slice(0, end);
+  }
+  return x < 0 ? '-' + out : out;
+}
+
 /** PHP `%.{precision}G` as used by string conversion (14) and serialize/json (17). */
 export function formatFloat(x: number, precision: number, expChar: 'E' | 'e' = 'E'): string {
   const s = special(x);
   if (s !== undefined) return s;
-  return layout(x < 0, roundSignificant(Math.abs(x), precision), precision, expChar);
+  const ax = Math.abs(x);
+  if (ax >= 1e-4 && ax < POW10[precision]! && precision >= 1 && precision <= 21) {
+    const fast = plainFormat(x, ax, precision);
+    if (fast !== undefined) return fast;
+  }
+  return layout(x < 0, roundSignificant(ax, precision), precision, expChar);
 }
 
 /** PHP `json_encode` with `serialize_precision = -1`: shortest round-trip digits. */

@@ -84,3 +84,127 @@ export function phpSerialize(v: Value): string {
 export function md5Hex(s: string): string {
   return hash('md5', s, 'hex');
 }
+
+// ---------------------------------------------------------------------------------------------
+// The same serialization written as bytes into one reused buffer, for hashing: no intermediate
+// strings (the link hashes of the automatic parser serialize every record with child tables).
+
+let out = Buffer.allocUnsafe(64 * 1024);
+let at = 0;
+
+function room(n: number): void {
+  if (at + n <= out.length) return;
+  let size = out.length * 2;
+  while (size < at + n) size *= 2;
+  const next = Buffer.allocUnsafe(size);
+  out.copy(next, 0, 0, at);
+  out = next;
+}
+
+/** ASCII text (numbers, tags, class name). */
+function ascii(s: string): void {
+  const n = s.length;
+  room(n);
+  for (let i = 0; i < n; i++) out[at++] = s.charCodeAt(i);
+}
+
+/** `s:<bytes>:"<s>";` */
+function strBytes(s: string): void {
+  const n = s.length;
+  if (n < 256) {
+    // Optimistically ASCII: the length is the byte length; fall back on the first other unit.
+    const lengthText = String(n);
+    room(n + lengthText.length + 6);
+    const start = at;
+    out[at++] = 0x73; // s
+    out[at++] = 0x3a; // :
+    for (let i = 0; i < lengthText.length; i++) out[at++] = lengthText.charCodeAt(i);
+    out[at++] = 0x3a;
+    out[at++] = 0x22; // "
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      out[at++] = c;
+    }
+    if (i === n) {
+      out[at++] = 0x22;
+      out[at++] = 0x3b; // ;
+      return;
+    }
+    at = start;
+  }
+  const bytes = Buffer.byteLength(s, 'utf8');
+  ascii('s:' + bytes + ':"');
+  room(bytes + 2);
+  at += out.write(s, at, 'utf8');
+  out[at++] = 0x22;
+  out[at++] = 0x3b;
+}
+
+function serBytes(v: Value): void {
+  if (v === null || v === undefined) {
+    ascii('N;');
+    return;
+  }
+  switch (typeof v) {
+    case 'string':
+      strBytes(v);
+      return;
+    case 'number':
+      ascii(Number.isSafeInteger(v) ? 'i:' + v + ';' : Number.isInteger(v) ? 'i:' + BigInt(v) + ';' : 'd:' + formatFloat(v, 17, 'E') + ';');
+      return;
+    case 'bigint':
+      ascii('i:' + v + ';');
+      return;
+    case 'boolean':
+      ascii(v ? 'b:1;' : 'b:0;');
+      return;
+  }
+  if (v instanceof PhpFloat) {
+    ascii('d:' + formatFloat(v.value, 17, 'E') + ';');
+    return;
+  }
+  if (Array.isArray(v)) {
+    const n = v.length;
+    ascii('a:' + n + ':{');
+    for (let i = 0; i < n; i++) {
+      ascii('i:' + i + ';');
+      serBytes(v[i]!);
+    }
+    ascii('}');
+    return;
+  }
+  if (v instanceof JsonObject) {
+    ascii('O:8:"stdClass":' + v.size + ':{');
+    for (const [k, item] of v) {
+      strBytes(k);
+      serBytes(item);
+    }
+    ascii('}');
+    return;
+  }
+  ascii('a:' + v.size + ':{');
+  for (const [k, item] of v) {
+    if (isCanonicalIntKey(k)) ascii('i:' + k + ';');
+    else strBytes(k);
+    serBytes(item);
+  }
+  ascii('}');
+}
+
+/** `md5Hex(phpSerialize(v) + suffix)`, without building the serialized string. */
+export function md5OfSerialized(v: Value, suffix = ''): string {
+  at = 0;
+  try {
+    serBytes(v);
+    if (suffix !== '') {
+      room(suffix.length * 3);
+      at += out.write(suffix, at, 'utf8');
+    }
+    return hash('md5', out.subarray(0, at), 'hex');
+  } finally {
+    // Do not keep a buffer grown by one exceptionally large record.
+    if (out.length > 4 * 1024 * 1024) out = Buffer.allocUnsafe(64 * 1024);
+  }
+}

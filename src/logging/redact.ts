@@ -3,6 +3,8 @@
  * because the reference relied on the platform's output filter and we must not.
  */
 import { PhpArray, type Value } from '../json/value.ts';
+import { pjsonString } from '../json/encode.ts';
+import { rawurlencode, urlencode } from '../http/query.ts';
 
 export const HIDDEN = '[hidden]';
 
@@ -15,11 +17,10 @@ export class SecretRegistry {
   add(value: string): void {
     if (value.length === 0 || this.secrets.includes(value)) return;
     this.secrets.push(value);
-    // Longest first, so a secret containing another is hidden whole.
-    this.secrets.sort((a, b) => b.length - a.length);
-    for (const derived of [encodeURIComponent(value), Buffer.from(value).toString('base64')]) {
+    for (const derived of derivedForms(value)) {
       if (derived !== value && derived.length >= 4 && !this.secrets.includes(derived)) this.secrets.push(derived);
     }
+    // Longest first, so a secret containing another is hidden whole.
     this.secrets.sort((a, b) => b.length - a.length);
   }
 
@@ -66,6 +67,33 @@ export class SecretRegistry {
   get size(): number {
     return this.secrets.length;
   }
+}
+
+/** The JSON string body of `s` (no quotes), as JSON.stringify / the log context escape it. */
+function jsonInner(s: string): string {
+  return JSON.stringify(s).slice(1, -1);
+}
+
+/**
+ * The forms in which a secret can reach a log line: URL-encoded (form, raw and WHATWG styles),
+ * base64, JSON-escaped (plain and PHP style with `\/` and `\uXXXX`), with newlines flattened as the
+ * line format does, and each of these JSON-escaped once more (a response body echoed inside the
+ * JSON context of a log line).
+ */
+function derivedForms(value: string): string[] {
+  const once = [value, urlencode(value), rawurlencode(value), Buffer.from(value).toString('base64'), jsonInner(value), pjsonString(value).slice(1, -1)];
+  try {
+    once.push(encodeURIComponent(value));
+  } catch {
+    // A lone surrogate has no URI form.
+  }
+  const forms = new Set<string>();
+  for (const form of once) {
+    forms.add(form);
+    forms.add(form.replace(/\r\n|\r|\n/g, ' '));
+    forms.add(jsonInner(form));
+  }
+  return [...forms];
 }
 
 export function isSecretKey(key: string): boolean {

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { UserError } from '../errors/UserError.ts';
 import { csvLine } from './csv.ts';
 import { BufferedFile } from './bufferedFile.ts';
 import type { TableSink, TableWriter } from './tableSink.ts';
@@ -26,6 +27,23 @@ class StagedTable implements TableWriter {
   }
 }
 
+/**
+ * Bucket and table names come from the configuration (`outputBucket`, `id`, `dataType`,
+ * `mappings`) and are used as they are, so a name that is not a plain file name is refused:
+ * `../x` would write outside `out/tables`; `a/b` and over-long names would crash the run.
+ */
+function checkedFileName(file: string, configPath: string): string {
+  const problem = /[/\\\0]/.test(file)
+    ? 'contains "/", "\\" or a NUL character'
+    : file === '' || file === '.' || file === '..'
+      ? 'is empty or a relative path'
+      : Buffer.byteLength(file) + '.manifest'.length > 255
+        ? 'is too long for a file name'
+        : undefined;
+  if (problem === undefined) return file;
+  throw new UserError(`The output table name "${file}" ${problem}. Check "outputBucket", "id", the jobs' "dataType" and "mappings".`, { configPath });
+}
+
 export class OutputStaging {
   readonly dir: string;
   readonly spoolDir: string;
@@ -44,7 +62,8 @@ export class OutputStaging {
 
   /** The file name of a table in `out/tables` (bucket prefix of spec 01 §1.4). */
   static fileName(bucket: string | null, table: string): string {
-    return bucket === null ? table : `${bucket}.${table}`;
+    if (bucket !== null) checkedFileName(bucket, 'parameters.config.outputBucket');
+    return checkedFileName(bucket === null ? table : `${bucket}.${table}`, 'parameters.config');
   }
 
   /** A sink writing tables of one bucket. */
@@ -74,6 +93,7 @@ export class OutputStaging {
 
   /** Writes a header-only table (spec 04 §7.10). */
   addHeaderOnly(file: string, header: readonly string[]): void {
+    checkedFileName(file, 'parameters.config.mappings');
     const table = new StagedTable(path.join(this.dir, 'tables', file), header);
     this.tables.set(file, table);
   }

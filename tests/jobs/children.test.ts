@@ -1,6 +1,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extract, items, logged } from '../pagination/helpers.ts';
+import { extract as extractAt, items, logged, type Outcome, type Scenario } from '../pagination/helpers.ts';
+
+const normalise = (lines: string[]): string[] => lines.map((l) => l.replace(/127\.0\.0\.1:\d+/g, 'HOST').replace(/ge-test-\w+/g, 'DIR'));
+
+/**
+ * Every scenario runs twice: at concurrency 1, whose outcome the tests check (requests in the
+ * sequential order of spec 03 §7), and at concurrency 8, which must produce the same exit code,
+ * tables, state and log lines (debug request lines included), and the same requests in some order.
+ */
+async function extract(s: Scenario): Promise<Outcome> {
+  const at = (concurrency: number): Scenario => ({ ...s, api: { ...(s.api ?? {}), http: { concurrency } } });
+  const seq = await extractAt(at(1));
+  const par = await extractAt(at(8));
+  assert.equal(par.code, seq.code, par.lines.join('\n'));
+  assert.deepEqual(par.tables(), seq.tables());
+  assert.equal(par.state()?.replace(/"previousStart":\d+/, ''), seq.state()?.replace(/"previousStart":\d+/, ''));
+  assert.deepEqual(normalise(par.messages), normalise(seq.messages));
+  assert.deepEqual([...par.requests].sort(), [...seq.requests].sort());
+  return seq;
+}
 
 test('§4.9 worked example: order, arrays, filter, inheritance, parent columns', async () => {
   const o = await extract({

@@ -3,8 +3,7 @@
  */
 import { JsonObject, PhpArray, type Value, type ValueMap } from '../../json/value.ts';
 import { pjson } from '../../json/encode.ts';
-import { hash } from 'node:crypto';
-import { phpSerialize } from '../../json/serialize.ts';
+import { md5OfSerialized } from '../../json/serialize.ts';
 import { csvCell } from '../../output/csv.ts';
 import type { TableSink, TableWriter } from '../../output/tableSink.ts';
 import { ApplicationError } from '../../errors/ApplicationError.ts';
@@ -29,8 +28,9 @@ export class LinkRef {
 
   get(): string {
     if (this.value === undefined) {
-      // md5 of the UTF-8 bytes, as md5Hex() — the one-shot API is about twice as fast.
-      this.value = this.clean + '_' + hash('md5', phpSerialize(this.record) + (this.outer ? this.outer.get() : ''), 'hex');
+      // md5 of the UTF-8 bytes of serialize(record) + outer (the outer value first: one shared buffer).
+      const outer = this.outer ? this.outer.get() : '';
+      this.value = this.clean + '_' + md5OfSerialized(this.record, outer);
     }
     return this.value;
   }
@@ -106,7 +106,7 @@ export class CurrentOutput {
   }
 
   /** Output of one queued batch (§4.6). */
-  emitBatch(records: readonly Value[], dataType: string, parentColumns: Map<string, Value>): void {
+  emitBatch(records: readonly Value[] | RecordStream, dataType: string, parentColumns: Map<string, Value>): void {
     const dt = this.structure.root.props.get(dataType);
     const aliases = this.structure.aliases;
     const pc: [string, Value][] = [];
@@ -125,7 +125,7 @@ export class CurrentOutput {
   }
 
   /** `emitList(items, P, parent)` with the aliased parent entries `pc` (may be reordered, §4.5). */
-  private emitList(items: readonly Value[], row: SNode | undefined, clean: string, pc: [string, Value][]): void {
+  private emitList(items: readonly Value[] | RecordStream, row: SNode | undefined, clean: string, pc: [string, Value][]): void {
     const tableName = this.tableName(clean);
     let writer = this.tables.get(tableName);
     if (writer === undefined) {
@@ -137,8 +137,11 @@ export class CurrentOutput {
     const n = pc.length;
     const keys = n === 0 ? NO_KEYS : n === 1 ? [pc[0]![0]] : pc.map((e) => e[0]);
     const sig = n === 0 ? '' : n === 1 ? keys[0]! : keys.join('\u0000');
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i]!;
+    const list = Array.isArray(items) ? (items as readonly Value[]) : undefined;
+    const stream = list === undefined ? (items as RecordStream) : undefined;
+    const count = list !== undefined ? list.length : stream!.count;
+    for (let i = 0; i < count; i++) {
+      const item = list !== undefined ? list[i]! : stream!.next();
       let r = wrapItem(item);
       if (n > 0) {
         if (r === item) r = mergeParents(r, pc);
@@ -257,6 +260,12 @@ export class CurrentOutput {
 }
 
 const NO_KEYS: readonly string[] = [];
+
+/** Records decoded one at a time (spool.ts `streams()`): `count` calls of `next()`. */
+export interface RecordStream {
+  readonly count: number;
+  next(): Value;
+}
 
 /**
  * The cell slot of a column: `name(P+c)` (or `name(P)` when `fallback` and the child does not

@@ -96,7 +96,7 @@ class CurrentAutoParser implements AutoParser {
 
   writeTables(sink: TableSink): void {
     const out = new CurrentOutput(this.structure, sink);
-    for (const b of this.spool.batches()) out.emitBatch(b.records, b.dataType, b.parentColumns);
+    for (const b of this.spool.streams()) out.emitBatch(b, b.dataType, b.parentColumns);
   }
 
   stateEntries(): { struct: Value; version: number } {

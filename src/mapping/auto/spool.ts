@@ -335,7 +335,15 @@ function encodeBatch(enc: ValueEncoder, batch: SpooledBatch): void {
   enc.buf.writeUInt32LE(enc.pos - frameStart - 4, frameStart);
 }
 
-function decodeBatch(dec: ValueDecoder): SpooledBatch {
+/** A batch whose records are decoded one at a time, in order, by `next()` (`count` calls). */
+export interface StreamedBatch {
+  dataType: string;
+  parentColumns: Map<string, Value>;
+  count: number;
+  next(): Value;
+}
+
+function decodeHeader(dec: ValueDecoder): { dataType: string; parentColumns: Map<string, Value>; count: number } {
   const dataType = dec.string();
   const pcCount = dec.u32();
   const parentColumns = new Map<string, Value>();
@@ -343,9 +351,13 @@ function decodeBatch(dec: ValueDecoder): SpooledBatch {
     const k = dec.string();
     parentColumns.set(k, dec.value());
   }
-  const n = dec.u32();
-  const records: Value[] = new Array(n);
-  for (let i = 0; i < n; i++) records[i] = dec.value();
+  return { dataType, parentColumns, count: dec.u32() };
+}
+
+function decodeBatch(dec: ValueDecoder): SpooledBatch {
+  const { dataType, parentColumns, count } = decodeHeader(dec);
+  const records: Value[] = new Array(count);
+  for (let i = 0; i < count; i++) records[i] = dec.value();
   return { records, dataType, parentColumns };
 }
 
@@ -394,6 +406,30 @@ export class Spool {
 
   /** Streams the batches back in arrival order. Appending while iterating is not supported. */
   *batches(): Generator<SpooledBatch> {
+    for (const dec of this.frames()) yield decodeBatch(dec);
+  }
+
+  /**
+   * Like `batches()`, but each batch's records are decoded only as they are consumed: a record
+   * is garbage as soon as it was written out, instead of living (and being promoted to the old
+   * generation) as long as its whole batch. Records not consumed are skipped.
+   */
+  *streams(): Generator<StreamedBatch> {
+    for (const dec of this.frames()) {
+      const header = decodeHeader(dec);
+      let left = header.count;
+      yield {
+        ...header,
+        next: () => {
+          if (left-- <= 0) throw new Error('spool: no more records in this batch');
+          return dec.value();
+        },
+      };
+    }
+  }
+
+  /** The frames in order: a decoder positioned at each frame's payload, valid until the next one. */
+  private *frames(): Generator<ValueDecoder> {
     if (this.fd === undefined) {
       // Everything is still in memory.
       const end = this.enc.pos;
@@ -404,9 +440,8 @@ export class Spool {
         const len = buf.readUInt32LE(p);
         dec.buf = buf;
         dec.pos = p + 4;
-        const batch = decodeBatch(dec);
         p += 4 + len;
-        yield batch;
+        yield dec;
       }
       return;
     }
@@ -445,9 +480,8 @@ export class Spool {
       if (!fill(4 + len)) throw new Error('spool: truncated file');
       dec.buf = buf;
       dec.pos = start + 4;
-      const batch = decodeBatch(dec);
       start += 4 + len;
-      yield batch;
+      yield dec;
     }
   }
 

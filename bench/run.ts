@@ -1,0 +1,175 @@
+/**
+ * `npm run bench`: bounded benchmark of the built extractor (dist/cli.js) against a local API
+ * (bench/server.ts, its own process, 127.0.0.1). Every measured program runs as a child process;
+ * wall time is measured from spawn to exit, peak RSS is the process's own maxRSS (bench/maxrss.ts).
+ *
+ *   P1 throughput  200 pages × 500 nested records, offset pagination: extractor vs floor
+ *                  (bench/floor.ts: keep-alive fetch + JSON.parse of the same pages). Median of 3.
+ *   P2 memory      the same shape at 1,000,000 records: peak RSS, and growth against P1's peak.
+ *   P3 latency     one page of 1000 ids, a child job per id answered after 20 ms: wall time at
+ *                  concurrency 1 / at the default; both runs' tables must be byte-identical.
+ *
+ * Options: --quick (smaller P2 and P3, for a smoke run). The last line printed is
+ *   bench: p1_ratio=X p2_peak_rss_mb=Y p2_growth=Z p3_speedup=W
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+const root = path.resolve(import.meta.dirname, '..');
+const node = process.execPath;
+const quick = process.argv.includes('--quick');
+const P1_TOTAL = 100_000;
+const P2_TOTAL = quick ? 200_000 : 1_000_000;
+const P3_IDS = quick ? 200 : 1000;
+const LIMIT = 500;
+const RUN_TIMEOUT_MS = 180_000;
+
+interface Measured {
+  wallMs: number;
+  peakRssMb: number;
+  code: number | null;
+  stdout: string;
+}
+
+function measure(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measured> {
+  const rssFile = path.join(os.tmpdir(), `bench-rss-${process.pid}-${Math.random().toString(16).slice(2)}`);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(node, ['--import', path.join(root, 'bench', 'maxrss.ts'), ...args], {
+      cwd: root,
+      env: { ...process.env, ...env, BENCH_RSS_FILE: rssFile },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      clearTimeout(timer);
+      let peakRssMb = NaN;
+      try {
+        peakRssMb = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
+        fs.rmSync(rssFile, { force: true });
+      } catch {
+        // killed before exit
+      }
+      resolve({ wallMs, peakRssMb, code, stdout });
+    });
+  });
+}
+
+async function startServer(): Promise<{ base: string; stop: () => void }> {
+  const child = spawn(node, [path.join(root, 'bench', 'server.ts'), '--stdin', '--max-seconds', '900'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout });
+  const port = await new Promise<number>((resolve, reject) => {
+    lines.once('line', (line) => resolve(Number(/port=(\d+)/.exec(line)?.[1])));
+    child.once('exit', () => reject(new Error('bench server exited')));
+  });
+  return { base: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+function dataDir(config: unknown): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-bench-'));
+  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
+  return dir;
+}
+
+function itemsConfig(base: string, total: number): unknown {
+  return {
+    parameters: {
+      api: { baseUrl: `${base}/`, pagination: { method: 'offset', limit: LIMIT } },
+      config: { outputBucket: 'bench', jobs: [{ endpoint: 'items', dataField: 'items', params: { total } }] },
+    },
+  };
+}
+
+function childConfig(base: string): unknown {
+  return {
+    parameters: {
+      api: { baseUrl: `${base}/` },
+      config: {
+        outputBucket: 'bench',
+        jobs: [{ endpoint: 'ids', dataType: 'ids', params: { n: P3_IDS }, children: [{ endpoint: 'item/{id}', dataType: 'item', dataField: 'item', params: { delay: 20 }, placeholders: { id: 'id' } }] }],
+      },
+    },
+  };
+}
+
+async function extractor(config: unknown, env: NodeJS.ProcessEnv = {}): Promise<Measured & { dir: string }> {
+  const dir = dataDir(config);
+  const m = await measure([path.join(root, 'dist', 'cli.js')], { KBC_DATADIR: dir, ...env });
+  if (m.code !== 0) throw new Error(`extractor failed (exit ${m.code}) in ${dir}:\n${m.stdout.split('\n').slice(-5).join('\n')}`);
+  return { ...m, dir };
+}
+
+/** Tables (name → bytes) and the state without the run's own start time. */
+function outputOf(dir: string): string {
+  const tables = path.join(dir, 'out', 'tables');
+  const parts = fs.readdirSync(tables).sort().map((f) => `${f}\n${fs.readFileSync(path.join(tables, f), 'latin1')}`);
+  const state = fs.readFileSync(path.join(dir, 'out', 'state.json'), 'utf8').replace(/"previousStart":\d+/, '');
+  return parts.join('\n\0') + '\n\0' + state;
+}
+
+function tableBytes(dir: string): number {
+  const tables = path.join(dir, 'out', 'tables');
+  return fs.readdirSync(tables).reduce((n, f) => n + fs.statSync(path.join(tables, f)).size, 0);
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number, d = 2): string => n.toFixed(d);
+
+if (!fs.existsSync(path.join(root, 'dist', 'cli.js'))) throw new Error('dist/cli.js missing: run `npm run build` first');
+const benchStarted = performance.now();
+const server = await startServer();
+const rows: string[][] = [['case', 'wall s', 'peak RSS MB', 'notes']];
+const cleanup: string[] = [];
+try {
+  // Warm the server's page cache so neither side pays for rendering.
+  await measure([path.join(root, 'bench', 'floor.ts'), server.base, String(P1_TOTAL), String(LIMIT)]);
+
+  const floors: Measured[] = [];
+  const p1: (Measured & { dir: string })[] = [];
+  for (let i = 0; i < 3; i++) {
+    floors.push(await measure([path.join(root, 'bench', 'floor.ts'), server.base, String(P1_TOTAL), String(LIMIT)]));
+    const run = await extractor(itemsConfig(server.base, P1_TOTAL));
+    p1.push(run);
+    cleanup.push(run.dir);
+  }
+  const floorMs = median(floors.map((m) => m.wallMs));
+  const p1Ms = median(p1.map((m) => m.wallMs));
+  const p1Rss = median(p1.map((m) => m.peakRssMb));
+  const p1Ratio = p1Ms / floorMs;
+  rows.push(['P1 floor (fetch+JSON.parse)', fmt(floorMs / 1000), fmt(median(floors.map((m) => m.peakRssMb)), 0), `${P1_TOTAL / LIMIT} pages × ${LIMIT}, median of 3`]);
+  rows.push([
+    'P1 extractor',
+    fmt(p1Ms / 1000),
+    fmt(p1Rss, 0),
+    `${fmt(P1_TOTAL / (p1Ms / 1000), 0)} records/s, ${fmt(tableBytes(p1[0]!.dir) / 1048576, 0)} MB CSV, ratio ${fmt(p1Ratio)}`,
+  ]);
+
+  const p2 = await extractor(itemsConfig(server.base, P2_TOTAL));
+  cleanup.push(p2.dir);
+  const p2Growth = p2.peakRssMb / p1Rss;
+  rows.push(['P2 extractor', fmt(p2.wallMs / 1000), fmt(p2.peakRssMb, 0), `${P2_TOTAL} records, ${fmt(tableBytes(p2.dir) / 1048576, 0)} MB CSV, growth ×${fmt(p2Growth)} vs P1`]);
+
+  const seq = await extractor(childConfig(server.base), { EX_GENERIC_CONCURRENCY: '1' });
+  const par = await extractor(childConfig(server.base), { EX_GENERIC_CONCURRENCY: '' });
+  cleanup.push(seq.dir, par.dir);
+  const identical = outputOf(seq.dir) === outputOf(par.dir);
+  const p3Speedup = seq.wallMs / par.wallMs;
+  rows.push(['P3 concurrency 1', fmt(seq.wallMs / 1000), fmt(seq.peakRssMb, 0), `${P3_IDS} child jobs × 20 ms`]);
+  rows.push(['P3 concurrency default', fmt(par.wallMs / 1000), fmt(par.peakRssMb, 0), `speedup ×${fmt(p3Speedup)}, outputs ${identical ? 'byte-identical' : 'DIFFER'}`]);
+  if (!identical) throw new Error(`P3 outputs differ: ${seq.dir} vs ${par.dir}`);
+
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  for (const r of rows) console.log(r.map((cell, c) => (c === 0 || c === 3 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd());
+  console.log(`targets: p1_ratio ≤ 1.5, p2_peak_rss_mb ≤ 256, p2_growth ≤ 1.25, p3_speedup ≥ 8; total bench time ${fmt((performance.now() - benchStarted) / 1000, 0)} s${quick ? ' (--quick)' : ''}`);
+  console.log(`bench: p1_ratio=${fmt(p1Ratio)} p2_peak_rss_mb=${fmt(p2.peakRssMb, 0)} p2_growth=${fmt(p2Growth)} p3_speedup=${fmt(p3Speedup)}`);
+} finally {
+  server.stop();
+  for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,13 @@
+import { UserError } from '../../errors/UserError.ts';
+import type { JobRecord } from '../types.ts';
+
+/** `waitForJob` gave up before the job finished; carries the last record read. */
+export class JobWaitTimeoutError extends UserError {
+  readonly job: JobRecord;
+
+  constructor(job: JobRecord, timeoutMs: number) {
+    super(`Job ${job.id} did not finish within ${timeoutMs / 1000} s (last status "${job.status}").`);
+    this.name = 'JobWaitTimeoutError';
+    this.job = job;
+  }
+}
