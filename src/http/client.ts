@@ -10,6 +10,7 @@ import { resolveUrl } from './url.ts';
 import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest } from './prepared.ts';
 import { retryDelayMs, shouldRetry, type RetryPolicy } from './retry.ts';
 import type { Transport, WireResponse } from './transport.ts';
+import { MAX_CONTEXT_BODY } from './response.ts';
 
 export interface Authenticator {
   /** Runs before every attempt (retries and redirect hops included). */
@@ -60,6 +61,8 @@ export interface SendOptions {
 export interface ClientResponse extends WireResponse {
   /** The request that produced it (after redirects). */
   request: PreparedRequest;
+  /** Attempts made for the last hop (1 = no retry). */
+  attempts: number;
 }
 
 const MAX_REDIRECTS = 5;
@@ -168,7 +171,7 @@ export class HttpClient {
     return next;
   }
 
-  private async sendWithRetries(request: PreparedRequest, authenticate: boolean, options: SendOptions): Promise<WireResponse> {
+  private async sendWithRetries(request: PreparedRequest, authenticate: boolean, options: SendOptions): Promise<WireResponse & { attempts: number }> {
     const logger = options.logger ?? this.options.logger;
     // Login requests (unauthenticated) take no slot: an attempt holding one may be waiting for the login.
     const slots = authenticate ? this.slotsFor(`${request.url.scheme}://${request.url.host}:${request.url.port ?? defaultPort(request.url.scheme)}`) : undefined;
@@ -207,8 +210,14 @@ export class HttpClient {
       }
       const outcome = response ? { status: response.status, headers: response.headers } : { curlCode: failure!.curlCode };
       if (!shouldRetry(this.options.retry, retries, outcome)) {
-        if (failure) throw failure;
-        return response!;
+        const attempts = retries + 1;
+        if (failure && failure.constructor !== CurlError) throw failure; // e.g. SSH tunnel errors carry their own text
+        if (failure) {
+          // Name the request and the attempts: the curl text alone does not say which request failed.
+          const where = `${attempt.method} ${displayUrl(attempt.url)}, after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+          throw new CurlError(failure.curlCode, `${failure.detail} (${where})`, failure.bytesReceived, failure);
+        }
+        return { ...response!, attempts };
       }
       const headerName = this.options.retry.retryHeader.toLowerCase();
       const raw = response?.headers[headerName];
@@ -216,7 +225,7 @@ export class HttpClient {
       const delay = retryDelayMs(retries + 1, headerValue, Math.floor(this.nowMs() / 1000));
       const context: Record<string, unknown> = {
         http_code: response ? response.status : null,
-        body: response ? response.body.toString('utf8') : null,
+        body: response ? contextBody(response.body, logger) : null,
         url: displayUrl(attempt.url),
       };
       if (failure) {
@@ -227,6 +236,12 @@ export class HttpClient {
       if (delay > 0) await this.sleep(delay);
     }
   }
+}
+
+/** A response body for a log context: redacted before it is cut, so no secret is half shown. */
+function contextBody(body: Buffer, logger: Logger): string {
+  const text = logger.secrets.redact(body.subarray(0, MAX_CONTEXT_BODY * 4).toString('utf8'));
+  return text.length > MAX_CONTEXT_BODY || body.length > MAX_CONTEXT_BODY * 4 ? `${text.slice(0, MAX_CONTEXT_BODY)} (truncated, ${body.length} bytes in total)` : text;
 }
 
 /** The debug request line (01 §4.4), with credentials hidden (01 §4.5). */

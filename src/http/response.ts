@@ -58,7 +58,8 @@ export function httpErrorFor(res: ClientResponse, secrets?: SecretRegistry): Htt
   } catch {
     decoded = '';
   }
-  return new HttpError(res.status, summary, raw, { body: decoded });
+  // How many attempts were made belongs to the story of the failure (the message itself is the reference's).
+  return new HttpError(res.status, summary, raw, { body: decoded, attempts: res.attempts });
 }
 
 /** Longest response text put into an error's context: a hostile body must not become a 100 MB log line. */

@@ -68,18 +68,34 @@ function timeoutError(code: string): NodeJS.ErrnoException {
   return e;
 }
 
+/** Largest response body accepted, compressed or not: a hostile body must not exhaust memory. */
+export const MAX_BODY_BYTES = 512 * 1024 * 1024;
+/** curl's limit on the response header block (Node's default is 16 KiB). */
+const MAX_HEADER_BYTES = 100 * 1024;
+
+function tooLarge(received: number): CurlError {
+  return new CurlError(63, `Maximum file size exceeded: the response is larger than ${MAX_BODY_BYTES} bytes`, received);
+}
+
 function decompress(body: Buffer, encoding: string | undefined): Buffer {
   // Node's zlib returns Buffer<ArrayBufferLike>; callers only read it.
   const enc = (encoding ?? '').trim().toLowerCase();
-  if (enc === 'gzip' || enc === 'x-gzip') return zlib.gunzipSync(body, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  if (enc === 'deflate') {
-    try {
-      return zlib.inflateSync(body);
-    } catch {
-      return zlib.inflateRawSync(body);
+  const limit = { maxOutputLength: MAX_BODY_BYTES };
+  try {
+    if (enc === 'gzip' || enc === 'x-gzip') return zlib.gunzipSync(body, { finishFlush: zlib.constants.Z_SYNC_FLUSH, ...limit });
+    if (enc === 'deflate') {
+      try {
+        return zlib.inflateSync(body, limit);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw e;
+        return zlib.inflateRawSync(body, limit);
+      }
     }
+    if (enc === 'br') return zlib.brotliDecompressSync(body, limit);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(body.length);
+    throw e;
   }
-  if (enc === 'br') return zlib.brotliDecompressSync(body);
   return body;
 }
 
@@ -125,6 +141,7 @@ export class Transport {
         setHost: false,
         agent: req.scheme === 'https' ? this.httpsAgent : this.httpAgent,
         servername: /^[\d.]+$|^\[/.test(req.host) ? undefined : req.host,
+        maxHeaderSize: MAX_HEADER_BYTES,
       };
       if (this.options.connect) {
         const open = this.options.connect;
@@ -151,6 +168,12 @@ export class Transport {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => {
           received += c.length;
+          if (received > MAX_BODY_BYTES) {
+            const error = tooLarge(received);
+            fail(error);
+            request.destroy(error);
+            return;
+          }
           chunks.push(c);
         });
         res.on('error', (e) => fail(e as NodeJS.ErrnoException));
@@ -167,7 +190,7 @@ export class Transport {
           try {
             body = decompress(body, res.headers['content-encoding'] as string | undefined);
           } catch (e) {
-            reject(new CurlError(61, `Error while processing content unencoding: ${(e as Error).message}`, received, e));
+            reject(e instanceof CurlError ? e : new CurlError(61, `Error while processing content unencoding: ${(e as Error).message}`, received, e));
             return;
           }
           resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body });

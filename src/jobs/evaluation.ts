@@ -18,13 +18,13 @@ export function normalizeEvaluated(v: Value, top: boolean): Value {
   return v;
 }
 
-export function evaluateParams(params: Value | undefined, ctx: FunctionContext, now?: () => number): Value {
+export function evaluateParams(params: Value | undefined, ctx: FunctionContext, now?: () => number, path?: string): Value {
   if (isEmpty(params) || !(isMap(params) || Array.isArray(params))) return isEmpty(params) ? [] : params!;
   let evaluated: Value;
   try {
     evaluated = evaluateTopLevel(params!, ctx, now ? { now } : undefined);
   } catch (e) {
-    if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath });
+    if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath ?? path });
     throw e;
   }
   if (Array.isArray(evaluated)) return evaluated.map((x) => (isMap(x) || Array.isArray(x) ? normalizeEvaluated(x, false) : x));
@@ -44,7 +44,7 @@ function userDataMap(v: Value | undefined, scalarKey: string): PhpArray {
 }
 
 /** The effective userData of a job instance, evaluated (02 §12.1). */
-export function evaluateUserData(configUserData: Value | undefined, jobUserData: Value | undefined, root: boolean, ctx: FunctionContext, now?: () => number): Map<string, Value> {
+export function evaluateUserData(configUserData: Value | undefined, jobUserData: Value | undefined, root: boolean, ctx: FunctionContext, now?: () => number, path?: string): Map<string, Value> {
   const merged = root ? userDataMap(configUserData, 'userData') : new PhpArray();
   for (const [k, v] of userDataMap(jobUserData, 'job_parent_id')) merged.set(k, v);
   if (merged.size === 0) return new Map();
@@ -52,7 +52,7 @@ export function evaluateUserData(configUserData: Value | undefined, jobUserData:
   try {
     evaluated = evaluateTopLevel(merged, ctx, now ? { now } : undefined);
   } catch (e) {
-    if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath });
+    if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath ?? path });
     throw e;
   }
   return new Map(isMap(evaluated) ? evaluated : []);

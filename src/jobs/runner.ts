@@ -61,6 +61,7 @@ const REQUEST_ERROR_MEMBERS: [string, string][] = [
   ['The "method" property', 'method'],
   ['The "params" property', 'params'],
   ['The "headers" property', 'headers'],
+  ['The "endpoint" property', 'endpoint'],
 ];
 
 function withJobPath<T>(path: string, build: () => T): T {
@@ -178,8 +179,9 @@ export class JobRunner {
     const template = job.get('endpoint');
     const endpoint = typeof template === 'string' ? substituteEndpoint(template, run.bindings) : template;
     const dataType = isEmpty(job.get('dataType')) ? phpString(typeof template === 'string' ? template : null) : phpString(job.get('dataType')!);
-    const params = evaluateParams(job.get('params'), this.ctx.functions, this.ctx.nowMs);
-    const parentColumns = evaluateUserData(this.ctx.config.get('userData'), job.get('userData'), run.root, this.ctx.functions, this.ctx.nowMs);
+    const params = evaluateParams(job.get('params'), this.ctx.functions, this.ctx.nowMs, `${path}.params`);
+    const userDataPath = job.has('userData') ? `${path}.userData` : 'parameters.config.userData';
+    const parentColumns = evaluateUserData(this.ctx.config.get('userData'), job.get('userData'), run.root, this.ctx.functions, this.ctx.nowMs, userDataPath);
     for (const [k, v] of bindingColumns(run.bindings)) parentColumns.set(k, v);
     const instance: JobInstance = { config: job, endpoint: endpoint as string, params, path };
     return { instance, dataType, parentColumns, shownEndpoint: typeof endpoint === 'string' ? endpoint : '' };

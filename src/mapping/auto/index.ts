@@ -96,7 +96,7 @@ class CurrentAutoParser implements AutoParser {
 
   writeTables(sink: TableSink): void {
     const out = new CurrentOutput(this.structure, sink);
-    for (const b of this.spool.streams()) out.emitBatch(b, b.dataType, b.parentColumns);
+    let nb = 0; for (const b of this.spool.streams()) { out.emitBatch(b, b.dataType, b.parentColumns); if (++nb % 20 === 0) (globalThis as any).__memsample?.(); }
   }
 
   stateEntries(): { struct: Value; version: number } {
