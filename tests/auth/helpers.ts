@@ -3,8 +3,7 @@
  * an authenticator built from a JSON configuration, an injectable clock and nonce, and a debug
  * logger whose lines are collected.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startServer as startRecordingServer, type Received, type TestServer } from '../helpers/httpServer.ts';
 import { createAuthenticator } from '../../src/auth/index.ts';
 import type { AuthSetup } from '../../src/auth/registry.ts';
 import { HttpClient, type ClientResponse, type Signer } from '../../src/http/client.ts';
@@ -133,56 +132,17 @@ export function header(req: { headers: Record<string, string | string[] | undefi
 // ---------------------------------------------------------------------------------------------
 // A recording HTTP server on 127.0.0.1:0
 
-export interface Received {
-  method: string;
-  target: string;
-  headers: http.IncomingHttpHeaders;
-  /** Header names and values in the order received. */
-  rawHeaders: string[];
-  body: string;
-}
+export type { Received, TestServer };
 
 export type Reply = { status?: number; body?: string; headers?: Record<string, string> };
 
-export interface TestServer {
-  url: string;
-  port: number;
-  requests: Received[];
-  close(): Promise<void>;
-}
-
 /** `reply` gets each request (and its 0-based index) and says what to answer (default 200 `[]`). */
-export async function startServer(reply: (req: Received, index: number) => Reply = () => ({})): Promise<TestServer> {
-  const requests: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const received: Received = {
-        method: req.method ?? '',
-        target: req.url ?? '',
-        headers: req.headers,
-        rawHeaders: req.rawHeaders,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      requests.push(received);
-      const r = reply(received, requests.length - 1);
-      res.writeHead(r.status ?? 200, { 'Content-Type': 'application/json', ...(r.headers ?? {}) });
-      res.end(r.body ?? '[]');
-    });
+export function startServer(reply: (req: Received, index: number) => Reply = () => ({})): Promise<TestServer> {
+  return startRecordingServer((req, res, index) => {
+    const r = reply(req, index);
+    res.writeHead(r.status ?? 200, { 'Content-Type': 'application/json', ...(r.headers ?? {}) });
+    res.end(r.body ?? '[]');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** Request line as received: `METHOD target`. */
