@@ -5,7 +5,7 @@
  * UTF-8 byte lengths, the string contents are written raw.
  */
 import { hash } from 'node:crypto';
-import { formatFloat } from './numbers.ts';
+import { formatFloat, writeFloat17 } from './numbers.ts';
 import { JsonObject, PhpFloat, type Value } from './value.ts';
 
 /** Any non-ASCII unit: without one, the UTF-16 length is the UTF-8 byte length. */
@@ -101,11 +101,66 @@ function room(n: number): void {
   out = next;
 }
 
-/** ASCII text (numbers, tags, class name). */
+/** ASCII text (float texts, integer keys). */
 function ascii(s: string): void {
   const n = s.length;
   room(n);
   for (let i = 0; i < n; i++) out[at++] = s.charCodeAt(i);
+}
+
+/** Two ASCII bytes. */
+function two(a: number, b: number): void {
+  room(2);
+  out[at++] = a;
+  out[at++] = b;
+}
+
+/** Scratch for digits in reverse order. */
+const digitScratch = new Uint8Array(24);
+
+/**
+ * The decimal digits of a safe integer, written as bytes: no number-to-string conversion (V8's
+ * number-string cache keeps such strings alive into the old generation, see `numberText`).
+ */
+function intBytes(v: number): void {
+  room(24);
+  if (v < 0) {
+    out[at++] = 0x2d; // -
+    v = -v;
+  }
+  let k = 0;
+  if (v < 2147483648) {
+    let n = v | 0;
+    do {
+      const q = (n / 10) | 0;
+      digitScratch[k++] = 0x30 + n - q * 10;
+      n = q;
+    } while (n > 0);
+  } else {
+    // Up to 2^53: 8 low digits, then the rest (both exact in double arithmetic).
+    const high = Math.floor(v / 1e8);
+    let low = v - high * 1e8;
+    for (let i = 0; i < 8; i++) {
+      const q = Math.floor(low / 10);
+      digitScratch[k++] = 0x30 + low - q * 10;
+      low = q;
+    }
+    let n = high;
+    do {
+      const q = Math.floor(n / 10);
+      digitScratch[k++] = 0x30 + n - q * 10;
+      n = q;
+    } while (n > 0);
+  }
+  while (k > 0) out[at++] = digitScratch[--k]!;
+}
+
+/** `<tag>:<n>:` + `{` (arrays and objects' sizes) or `i:<n>;` (integers). */
+function tagged(tag: number, n: number, close: number): void {
+  two(tag, 0x3a);
+  intBytes(n);
+  room(1);
+  out[at++] = close;
 }
 
 /** `s:<bytes>:"<s>";` */
@@ -113,12 +168,11 @@ function strBytes(s: string): void {
   const n = s.length;
   if (n < 256) {
     // Optimistically ASCII: the length is the byte length; fall back on the first other unit.
-    const lengthText = String(n);
-    room(n + lengthText.length + 6);
+    room(n + 10);
     const start = at;
     out[at++] = 0x73; // s
     out[at++] = 0x3a; // :
-    for (let i = 0; i < lengthText.length; i++) out[at++] = lengthText.charCodeAt(i);
+    intBytes(n);
     out[at++] = 0x3a;
     out[at++] = 0x22; // "
     let i = 0;
@@ -135,16 +189,33 @@ function strBytes(s: string): void {
     at = start;
   }
   const bytes = Buffer.byteLength(s, 'utf8');
-  ascii('s:' + bytes + ':"');
+  two(0x73, 0x3a);
+  intBytes(bytes);
+  two(0x3a, 0x22);
   room(bytes + 2);
   at += out.write(s, at, 'utf8');
   out[at++] = 0x22;
   out[at++] = 0x3b;
 }
 
+/** `d:<%.17G>;` */
+function floatBytes(x: number): void {
+  room(34);
+  out[at++] = 0x64; // d
+  out[at++] = 0x3a; // :
+  const end = writeFloat17(x, out, at);
+  if (end >= 0) at = end;
+  else ascii(formatFloat(x, 17, 'E'));
+  room(1);
+  out[at++] = 0x3b;
+}
+
+/** `O:8:"stdClass":` */
+const STDCLASS = Buffer.from('O:8:"stdClass":', 'latin1');
+
 function serBytes(v: Value): void {
   if (v === null || v === undefined) {
-    ascii('N;');
+    two(0x4e, 0x3b); // N;
     return;
   }
   switch (typeof v) {
@@ -152,45 +223,67 @@ function serBytes(v: Value): void {
       strBytes(v);
       return;
     case 'number':
-      ascii(Number.isSafeInteger(v) ? 'i:' + v + ';' : Number.isInteger(v) ? 'i:' + BigInt(v) + ';' : 'd:' + formatFloat(v, 17, 'E') + ';');
+      if (Number.isSafeInteger(v)) tagged(0x69, v, 0x3b);
+      else if (Number.isInteger(v)) ascii('i:' + BigInt(v) + ';');
+      else floatBytes(v);
       return;
     case 'bigint':
       ascii('i:' + v + ';');
       return;
     case 'boolean':
-      ascii(v ? 'b:1;' : 'b:0;');
+      room(4);
+      out[at++] = 0x62; // b
+      out[at++] = 0x3a;
+      out[at++] = v ? 0x31 : 0x30;
+      out[at++] = 0x3b;
       return;
   }
   if (v instanceof PhpFloat) {
-    ascii('d:' + formatFloat(v.value, 17, 'E') + ';');
+    floatBytes(v.value);
     return;
   }
   if (Array.isArray(v)) {
     const n = v.length;
-    ascii('a:' + n + ':{');
+    tagged(0x61, n, 0x3a); // a:<n>:
+    room(1);
+    out[at++] = 0x7b; // {
     for (let i = 0; i < n; i++) {
-      ascii('i:' + i + ';');
+      tagged(0x69, i, 0x3b); // i:<i>;
       serBytes(v[i]!);
     }
-    ascii('}');
+    room(1);
+    out[at++] = 0x7d; // }
     return;
   }
   if (v instanceof JsonObject) {
-    ascii('O:8:"stdClass":' + v.size + ':{');
+    room(STDCLASS.length);
+    for (let i = 0; i < STDCLASS.length; i++) out[at++] = STDCLASS[i]!;
+    intBytes(v.size);
+    two(0x3a, 0x7b); // :{
     for (const [k, item] of v) {
       strBytes(k);
       serBytes(item);
     }
-    ascii('}');
+    room(1);
+    out[at++] = 0x7d;
     return;
   }
-  ascii('a:' + v.size + ':{');
+  tagged(0x61, v.size, 0x3a);
+  room(1);
+  out[at++] = 0x7b;
   for (const [k, item] of v) {
-    if (isCanonicalIntKey(k)) ascii('i:' + k + ';');
-    else strBytes(k);
+    if (isCanonicalIntKey(k)) {
+      two(0x69, 0x3a);
+      ascii(k);
+      room(1);
+      out[at++] = 0x3b;
+    } else {
+      strBytes(k);
+    }
     serBytes(item);
   }
-  ascii('}');
+  room(1);
+  out[at++] = 0x7d;
 }
 
 /** `md5Hex(phpSerialize(v) + suffix)`, without building the serialized string. */

@@ -1,21 +1,21 @@
 /**
- * Appends text to a file through a fixed-size byte buffer: large writes, flat memory.
+ * Appends CSV records (and text) to a file through one fixed-size byte buffer: large writes,
+ * flat memory.
  *
- * Small pieces are joined into chunks of a few KiB (young-generation strings that die at once)
- * and encoded as UTF-8 straight into one reused buffer, which is written out when full. No
- * megabyte-sized strings are built: V8 keeps those in large-object space until a full GC, so
- * joining big chunks made the heap (and RSS) grow with the amount of CSV written.
+ * Records are encoded cell by cell straight into the buffer (the quotes, commas and LF as
+ * bytes; ASCII cells copied by char code, others through `Buffer#write`), so no line or chunk
+ * strings are built per row. The buffer is written out when the next piece may not fit.
  */
 import fs from 'node:fs';
 
-/** Characters gathered before they are encoded into the buffer. */
-const CHUNK_CHARS = 8 * 1024;
 const BUFFER_BYTES = 256 * 1024;
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
 
 export class BufferedFile {
   private readonly fd: number;
-  private parts: string[] = [];
-  private pending = 0;
   private buf: Buffer | undefined;
   private used = 0;
 
@@ -23,40 +23,75 @@ export class BufferedFile {
     this.fd = fs.openSync(path, flags);
   }
 
+  /** Raw text, encoded as UTF-8. */
   write(text: string): void {
-    this.parts.push(text);
-    this.pending += text.length;
-    if (this.pending >= CHUNK_CHARS) this.drain();
+    // A UTF-16 unit takes at most 3 UTF-8 bytes (a surrogate pair 4 for 2 units).
+    const buf = this.room(text.length * 3);
+    if (buf === undefined) {
+      writeAll(this.fd, Buffer.from(text, 'utf8'));
+      return;
+    }
+    this.used += buf.write(text, this.used, 'utf8');
   }
 
-  /** Encodes the gathered pieces into the buffer (writing the buffer out first when they may not fit). */
-  private drain(): void {
-    if (this.parts.length === 0) return;
-    const text = this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
-    this.parts = [];
-    this.pending = 0;
-    // A UTF-16 unit takes at most 3 UTF-8 bytes (a surrogate pair 4 for 2 units).
-    const worst = text.length * 3;
-    if (this.buf === undefined) this.buf = Buffer.allocUnsafe(BUFFER_BYTES);
-    if (this.used + worst > this.buf.length) {
-      this.writeOut();
-      if (worst > this.buf.length) {
-        writeAll(this.fd, Buffer.from(text, 'utf8'));
-        return;
+  /**
+   * One CSV record of the reference's dialect (spec 04 §1.4) with its LF: every cell quoted,
+   * `"` doubled, cells separated by commas. Zero cells give an empty line. The bytes are those
+   * of `csvLine(cells)` encoded as UTF-8.
+   */
+  writeRow(cells: readonly string[]): void {
+    const n = cells.length;
+    for (let i = 0; i < n; i++) this.cell(cells[i]!, i === n - 1);
+    if (n === 0) {
+      const buf = this.room(1)!;
+      buf[this.used++] = LF;
+    }
+  }
+
+  /** `"cell"` followed by `,` or, for the last cell, LF. */
+  private cell(cell: string, last: boolean): void {
+    const n = cell.length;
+    // Worst case: 3 bytes per unit (a doubled quote takes 2), two quotes and the separator.
+    const buf = this.room(3 * n + 3);
+    if (buf === undefined) {
+      // Larger than the whole buffer (which `room` has just written out).
+      const text = '"' + (cell.includes('"') ? cell.replaceAll('"', '""') : cell) + (last ? '"\n' : '",');
+      writeAll(this.fd, Buffer.from(text, 'utf8'));
+      return;
+    }
+    let p = this.used;
+    buf[p++] = QUOTE;
+    let i = 0;
+    if (n < 64) {
+      // Short cells: copy while ASCII without a quote (no native call).
+      for (; i < n; i++) {
+        const c = cell.charCodeAt(i);
+        if (c >= 0x80 || c === QUOTE) break;
+        buf[p++] = c;
       }
     }
-    this.used += this.buf.write(text, this.used, 'utf8');
+    if (i < n) {
+      const rest = i === 0 ? cell : cell.slice(i);
+      p += buf.write(rest.includes('"') ? rest.replaceAll('"', '""') : rest, p, 'utf8');
+    }
+    buf[p++] = QUOTE;
+    buf[p++] = last ? LF : COMMA;
+    this.used = p;
   }
 
-  private writeOut(): void {
-    if (this.used === 0 || this.buf === undefined) return;
-    writeAll(this.fd, this.buf.subarray(0, this.used));
-    this.used = 0;
+  /** The buffer with at least `bytes` free (written out first if needed), or undefined when it never can. */
+  private room(bytes: number): Buffer | undefined {
+    let buf = this.buf;
+    if (buf === undefined) buf = this.buf = Buffer.allocUnsafe(BUFFER_BYTES);
+    if (this.used + bytes <= buf.length) return buf;
+    this.flush();
+    return bytes <= buf.length ? buf : undefined;
   }
 
   flush(): void {
-    this.drain();
-    this.writeOut();
+    if (this.used === 0 || this.buf === undefined) return;
+    writeAll(this.fd, this.buf.subarray(0, this.used));
+    this.used = 0;
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 /** The reference's CSV dialect (spec 04 §1.4): every field quoted, `"` doubled, LF records. */
-import { phpFloatString } from '../json/numbers.ts';
+import { numberText, phpFloatString } from '../json/numbers.ts';
 import { PhpFloat, type Value } from '../json/value.ts';
 import { pjson } from '../json/encode.ts';
 
@@ -8,7 +8,8 @@ export function csvCell(v: Value | undefined): string {
   if (v === undefined || v === null || v === false) return '';
   if (v === true) return '1';
   if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'number') return numberText(v);
+  if (typeof v === 'bigint') return String(v);
   if (v instanceof PhpFloat) return phpFloatString(v.value);
   return pjson(v, 'p17');
 }

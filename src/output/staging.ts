@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors/UserError.ts';
-import { csvLine } from './csv.ts';
 import { BufferedFile } from './bufferedFile.ts';
 import type { TableSink, TableWriter } from './tableSink.ts';
 
@@ -18,12 +17,12 @@ class StagedTable implements TableWriter {
     this.file = new BufferedFile(file);
     this.header = [...header];
     // An empty header writes no header line (spec 04 §1.4).
-    if (header.length > 0) this.file.write(csvLine(header));
+    if (header.length > 0) this.file.writeRow(header);
   }
 
   write(cells: readonly string[]): void {
     this.rows++;
-    this.file.write(csvLine(cells));
+    this.file.writeRow(cells);
   }
 }
 

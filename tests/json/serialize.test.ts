@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { phpSerialize, md5Hex, isCanonicalIntKey } from '../../src/json/serialize.ts';
+import { phpSerialize, md5Hex, md5OfSerialized, isCanonicalIntKey } from '../../src/json/serialize.ts';
 import { decodeJson } from '../../src/json/decode.ts';
 import { JsonObject, PhpArray, PhpFloat, type Value } from '../../src/json/value.ts';
 
@@ -88,4 +88,34 @@ test('md5Hex hashes UTF-8 bytes', () => {
   const bytes = Buffer.from('žluť 😀', 'utf8');
   assert.equal(md5Hex('žluť 😀'), createHash('md5').update(bytes).digest('hex'));
   assert.match(md5Hex('x'), /^[0-9a-f]{32}$/);
+});
+
+test('md5OfSerialized (bytes, no strings) equals md5Hex(phpSerialize(v) + suffix)', () => {
+  let s = 7;
+  const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 4294967296;
+  const strings = ['', 'a', 'ž', '😀', 'a"b;\\', 'x'.repeat(255), 'y'.repeat(256) + 'é', 'é'.repeat(300), '0', '12', '-3', '05', 'k\uD800'];
+  const gen = (depth: number): Value => {
+    const r = rnd();
+    if (depth > 3 || r < 0.5) {
+      const t = Math.floor(rnd() * 10);
+      if (t === 0) return null;
+      if (t === 1) return rnd() < 0.5;
+      if (t === 2) return Math.floor((rnd() - 0.5) * 2 ** Math.floor(rnd() * 54));
+      if (t === 3) return rnd() < 0.5 ? 9223372036854775807n : -123456789012345678n;
+      if (t === 4) return f((rnd() - 0.5) * 10 ** Math.floor(rnd() * 40 - 20));
+      if (t === 5) return f([0, -0, Infinity, -Infinity, NaN, 0.1, 1e17, 1e-5][Math.floor(rnd() * 8)]!);
+      if (t === 6) return f(Math.floor(rnd() * 1e6) / 100 + 0.25);
+      return strings[Math.floor(rnd() * strings.length)]!;
+    }
+    const n = Math.floor(rnd() * 5);
+    if (r < 0.7) return Array.from({ length: n }, () => gen(depth + 1));
+    const m = r < 0.85 ? new JsonObject() : new PhpArray();
+    for (let i = 0; i < n; i++) m.set(strings[Math.floor(rnd() * strings.length)]! + (rnd() < 0.3 ? String(i) : ''), gen(depth + 1));
+    return m;
+  };
+  for (let i = 0; i < 3000; i++) {
+    const v = gen(0);
+    const suffix = i % 3 === 0 ? '' : i % 3 === 1 ? 'items_0123456789abcdef0123456789abcdef' : 'ž';
+    assert.equal(md5OfSerialized(v, suffix), md5Hex(phpSerialize(v) + suffix), phpSerialize(v));
+  }
 });

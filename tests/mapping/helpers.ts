@@ -125,7 +125,7 @@ export interface RunResult {
 }
 
 /** Runs an example's jobs (no pagination) through the automatic parser. */
-export function runExample(name: string): RunResult {
+export async function runExample(name: string): Promise<RunResult> {
   const dir = fs.readdirSync(EXAMPLES).find((d) => d.startsWith(name + '-'))!;
   const exampleDir = path.join(EXAMPLES, dir);
   const config = readConfig(exampleDir);
@@ -175,7 +175,7 @@ export function runExample(name: string): RunResult {
     runJob(job, phpString(job.get('endpoint')), pc);
   }
   const sink = new MemorySink();
-  parser.writeTables(sink);
+  await parser.writeTables(sink);
   parser.close();
   fs.rmSync(spoolDir, { recursive: true, force: true });
   const bucket = isEmpty(cfg.get('outputBucket')) ? '' : phpString(cfg.get('outputBucket'));

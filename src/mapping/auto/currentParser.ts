@@ -100,19 +100,39 @@ export class CurrentOutput {
   private readonly tableNames = new Map<string, string>();
   private readonly plans = new WeakMap<SNode, Map<string, Plan>>();
 
-  constructor(structure: Structure, sink: TableSink) {
+  /**
+   * The records are this output's own (decoded from the spool for it alone): the parent columns
+   * are then set on a record itself instead of on a copy. Nothing reads a record after its row:
+   * the link hash of a row, and of each of its ancestors, is computed before its lists are
+   * written (`link.get()` comes first), so no hash sees a parent column added to an item.
+   */
+  private readonly ownsRecords: boolean;
+
+  constructor(structure: Structure, sink: TableSink, ownsRecords = false) {
     this.structure = structure;
     this.sink = sink;
+    this.ownsRecords = ownsRecords;
   }
 
   /** Output of one queued batch (§4.6). */
   emitBatch(records: readonly Value[] | RecordStream, dataType: string, parentColumns: Map<string, Value>): void {
+    this.batchWriter(dataType, parentColumns)(records);
+  }
+
+  /**
+   * The output of one queued batch in parts: call the returned function with consecutive slices
+   * of the batch's records (at least once, in order); the result is that of `emitBatch` with all
+   * of them. The aliased parent entries are computed once and shared by the slices, as in one
+   * `emitList` call (opening the table may alias and reorder them, §4.5).
+   */
+  batchWriter(dataType: string, parentColumns: Map<string, Value>): (records: readonly Value[] | RecordStream) => void {
     const dt = this.structure.root.props.get(dataType);
     const aliases = this.structure.aliases;
     const pc: [string, Value][] = [];
     for (const [k, v] of parentColumns) pc.push([aliases.get(k) ?? k, v]);
     checkParentValues(pc);
-    this.emitList(records, dt?.items, dataType, pc);
+    const row = dt?.items;
+    return (records) => this.emitList(records, row, dataType, pc);
   }
 
   private tableName(clean: string): string {
@@ -144,7 +164,7 @@ export class CurrentOutput {
       const item = list !== undefined ? list[i]! : stream!.next();
       let r = wrapItem(item);
       if (n > 0) {
-        if (r === item) r = mergeParents(r, pc);
+        if (r === item && !this.ownsRecords) r = mergeParents(r, pc);
         else for (let j = 0; j < n; j++) r.set(pc[j]![0], pc[j]![1]);
       }
       const plan = this.plan(row, clean, keys, sig);

@@ -2,7 +2,7 @@
  * The automatic JSON → CSV parser (spec 04 §3–§5, §8).
  *
  * Batches are analysed when they arrive (type errors are raised then) and spooled to disk; the
- * output phase (`writeTables`, synchronous) streams them back in arrival order into the sink.
+ * output phase (`writeTables`, asynchronous) streams them back in arrival order into the sink.
  */
 import { type Value, isEmpty, isMap, PhpFloat } from '../../json/value.ts';
 import type { TableSink } from '../../output/tableSink.ts';
@@ -25,8 +25,12 @@ export interface AutoParser {
   readonly mode: 'current' | 'legacy';
   /** Analyse + spool one batch; throws `UserError('Error parsing response JSON: …')`. */
   addBatch(records: Value[], dataType: string, parentColumns: ParentColumns): void;
-  /** Output phase (synchronous): writes every table into the sink. Call once, after all batches. */
-  writeTables(sink: TableSink): void;
+  /**
+   * Output phase: writes every table into the sink. Call once, after all batches, and await it
+   * before anything else touches the parser or the sink. It returns to the event loop now and
+   * then (see `Pause`), which is what lets V8 finish its garbage-collection work in time.
+   */
+  writeTables(sink: TableSink): Promise<void>;
   /**
    * `json_parser.struct` / `json_parser.structVersion` for `out/state.json`. Call after
    * `writeTables` (parent-column registrations happen in the output phase and are part of it).
@@ -45,6 +49,28 @@ export interface AutoParserOptions {
   logger: AutoParserLogger;
   /** The parser of an earlier configuration of this run: its structure is carried over (04 §8). */
   inherit?: AutoParser;
+}
+
+/** Records of one batch written between two pauses of the output phase. */
+const SLICE_RECORDS = 1000;
+/** The output phase returns to the event loop after this much synchronous work. */
+const PAUSE_AFTER_MS = 10;
+
+/**
+ * A pause of the output phase. A long synchronous output phase starves the event loop, and with
+ * it the tasks V8 runs on the main thread for its garbage collection (the minor-GC task, the
+ * finalization of incremental marking): measured on 1M records, old-generation garbage climbed
+ * to ~90 MB before each full GC instead of ~40 MB, and the peak RSS with it.
+ */
+class Pause {
+  private last = performance.now();
+
+  async maybe(): Promise<void> {
+    const now = performance.now();
+    if (now - this.last < PAUSE_AFTER_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.last = performance.now();
+  }
 }
 
 const NUMERIC_PREFIX = /^[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/;
@@ -94,9 +120,21 @@ class CurrentAutoParser implements AutoParser {
     this.spool.append({ records, dataType, parentColumns });
   }
 
-  writeTables(sink: TableSink): void {
-    const out = new CurrentOutput(this.structure, sink);
-    let nb = 0; for (const b of this.spool.streams()) { out.emitBatch(b, b.dataType, b.parentColumns); if (++nb % 20 === 0) (globalThis as any).__memsample?.(); }
+  async writeTables(sink: TableSink): Promise<void> {
+    // The spool decodes a fresh copy of every record for this output alone.
+    const out = new CurrentOutput(this.structure, sink, true);
+    const pause = new Pause();
+    for (const b of this.spool.streams()) {
+      // Long batches are written in slices of records, with a pause between slices.
+      const write = out.batchWriter(b.dataType, b.parentColumns);
+      let left = b.count;
+      do {
+        const n = Math.min(left, SLICE_RECORDS);
+        write(n === b.count ? b : { count: n, next: b.next });
+        left -= n;
+        await pause.maybe();
+      } while (left > 0);
+    }
   }
 
   stateEntries(): { struct: Value; version: number } {
@@ -131,9 +169,13 @@ class LegacyAutoParser implements AutoParser {
     this.spool.append({ records, dataType, parentColumns });
   }
 
-  writeTables(sink: TableSink): void {
+  async writeTables(sink: TableSink): Promise<void> {
     const out = new LegacyOutput(this.structure, sink);
-    for (const b of this.spool.batches()) out.emitBatch(b.records, b.dataType, b.parentColumns);
+    const pause = new Pause();
+    for (const b of this.spool.batches()) {
+      out.emitBatch(b.records, b.dataType, b.parentColumns);
+      await pause.maybe();
+    }
   }
 
   stateEntries(): { struct: Value; version: number } {

@@ -8,8 +8,9 @@
  * Codec: a compact tagged binary encoding of the value model that round-trips exactly
  * (JsonObject / PhpArray / list, int / bigint / PhpFloat incl. -0, INF, NaN, any string incl.
  * lone surrogates, key order). Batches are framed with their byte length. Frames are collected
- * in a large in-memory buffer that is written with one `fs.writeSync` per few MiB; a run whose
- * batches fit in that buffer never touches the disk.
+ * in an in-memory buffer that is written with one `fs.writeSync` per MiB; a run whose batches
+ * fit in that buffer never touches the disk. Both buffers (write and read) stay around 1 MiB:
+ * larger ones only added to the RSS.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -43,9 +44,9 @@ const MAX_KEYS = 1 << 16;
 const MAX_KEY_LENGTH = 256;
 
 /** Flush the write buffer to disk once it holds this much. */
-const FLUSH_AT = 4 * 1024 * 1024;
+const FLUSH_AT = 1024 * 1024;
 /** Read chunk size. */
-const READ_CHUNK = 4 * 1024 * 1024;
+const READ_CHUNK = 1024 * 1024;
 
 interface WellFormed {
   isWellFormed(): boolean;

@@ -5,6 +5,8 @@ import { md5Hex, phpSerialize } from '../../../src/json/serialize.ts';
 import { JsonObject, type Value } from '../../../src/json/value.ts';
 import { UserError } from '../../../src/errors/UserError.ts';
 import { createAutoParser, type AutoParser } from '../../../src/mapping/auto/index.ts';
+import { CurrentOutput, analyzeCurrent } from '../../../src/mapping/auto/currentParser.ts';
+import { Structure } from '../../../src/mapping/auto/structure.ts';
 import { MemorySink, testLogger, tmpSpoolDir } from '../helpers.ts';
 
 const rec = (json: string) => decodeJson(json, 'response') as Value[];
@@ -14,40 +16,40 @@ function parser(compat?: Value): AutoParser {
   return createAutoParser({ state: undefined, compatLevel: compat, spoolDir: tmpSpoolDir(), logger: testLogger() });
 }
 
-function run(batches: [string, string, Map<string, Value>?][], compat?: Value): { sink: MemorySink; p: AutoParser } {
+async function run(batches: [string, string, Map<string, Value>?][], compat?: Value): Promise<{ sink: MemorySink; p: AutoParser }> {
   const p = parser(compat);
   for (const [json, dt, pc] of batches) p.addBatch(rec(json), dt, pc ?? new Map());
   const sink = new MemorySink();
-  p.writeTables(sink);
+  await p.writeTables(sink);
   p.close();
   return { sink, p };
 }
 
-function parseError(fn: () => void, message: string): void {
-  assert.throws(fn, (e: unknown) => e instanceof UserError && e.message === message);
+async function parseError(fn: () => unknown, message: string): Promise<void> {
+  await assert.rejects(async () => fn(), (e: unknown) => e instanceof UserError && e.message === message);
 }
 
-test('merge errors have the exact texts (04 §4.3)', () => {
-  parseError(() => run([['[{"c":"green"},{"c":{"a":1}}]', 'users']]), 'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].c"');
-  parseError(() => run([['[{"c":{"a":1}},{"c":"green"}]', 'users']]), 'Error parsing response JSON: Unhandled nodeType change from "object" to "scalar" in "users.[].c"');
-  parseError(() => run([['[{"t":[1]},{"t":{"a":1}}]', 'users']]), "Error parsing response JSON: Data array in 'users.[].t' contains incompatible types 'scalar' and 'object'");
-  parseError(() => run([['[{"t":["a"]},{"t":[{"x":1}]}]', 'users']]), 'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].t.[]"');
+test('merge errors have the exact texts (04 §4.3)', async () => {
+  await parseError(() => run([['[{"c":"green"},{"c":{"a":1}}]', 'users']]), 'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].c"');
+  await parseError(() => run([['[{"c":{"a":1}},{"c":"green"}]', 'users']]), 'Error parsing response JSON: Unhandled nodeType change from "object" to "scalar" in "users.[].c"');
+  await parseError(() => run([['[{"t":[1]},{"t":{"a":1}}]', 'users']]), "Error parsing response JSON: Data array in 'users.[].t' contains incompatible types 'scalar' and 'object'");
+  await parseError(() => run([['[{"t":["a"]},{"t":[{"x":1}]}]', 'users']]), 'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].t.[]"');
   // errors across batches too
   const p = parser();
   p.addBatch(rec('[{"c":1}]'), 'users', new Map());
-  parseError(() => p.addBatch(rec('[{"c":{"x":1}}]'), 'users', new Map()), 'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].c"');
+  await parseError(() => p.addBatch(rec('[{"c":{"x":1}}]'), 'users', new Map()), 'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].c"');
   p.close();
 });
 
-test('object vs list of objects (either order) → child table; list items first', () => {
-  const { sink } = run([['[{"id":1,"o":{"a":1,"z":9}},{"id":2,"o":[{"b":2,"a":3}]}]', 'users']]);
+test('object vs list of objects (either order) → child table; list items first', async () => {
+  const { sink } = await run([['[{"id":1,"o":{"a":1,"z":9}},{"id":2,"o":[{"b":2,"a":3}]}]', 'users']]);
   assert.equal(sink.render('users').split('\n')[0], '"id","o"');
   assert.equal(sink.render('users_o').split('\n')[0], '"b","a","z","JSON_parentId"');
 });
 
-test('alias ordering and hashes across batches (04 §4.5 worked example)', () => {
+test('alias ordering and hashes across batches (04 §4.5 worked example)', async () => {
   const ud = () => new Map<string, Value>([['tag', 'dev'], ['price', '$10']]);
-  const { sink, p } = run([
+  const { sink, p } = await run([
     ['[{"id":1,"tag":"CFO","x":[1]}]', 'users', ud()],
     ['[{"id":2,"tag":"CTO","x":[1]}]', 'users', ud()],
   ]);
@@ -59,9 +61,9 @@ test('alias ordering and hashes across batches (04 §4.5 worked example)', () =>
   assert.deepEqual([...(struct.get('parent_aliases') as Map<string, Value>)], [['tag', 'tag_u0']]);
 });
 
-test('the alias map is global: later tables of other dataTypes use it (076 logic)', () => {
+test('the alias map is global: later tables of other dataTypes use it (076 logic)', async () => {
   const ud = () => new Map<string, Value>([['tag', 'development'], ['price', '$10']]);
-  const { sink } = run([
+  const { sink } = await run([
     ['[{"id":1,"name":"A","tag":"t"}]', 'users', ud()],
     ['[{"order_id":1,"price":5}]', 'orders', ud()],
   ]);
@@ -69,90 +71,111 @@ test('the alias map is global: later tables of other dataTypes use it (076 logic
   assert.equal(sink.render('orders'), '"order_id","price","tag_u0","price_u0"\n"1","5","development","$10"\n');
 });
 
-test('null-list quirk: list of scalars loses its data column, list of objects keeps empty columns', () => {
-  const a = run([['[{"id":1,"t":["a","b"]},{"id":2,"t":null}]', 'users']]).sink;
+test('null-list quirk: list of scalars loses its data column, list of objects keeps empty columns', async () => {
+  const a = (await run([['[{"id":1,"t":["a","b"]},{"id":2,"t":null}]', 'users']])).sink;
   const l1 = link('users', '{"id":1,"t":["a","b"]}');
   assert.equal(a.render('users'), `"id","t"\n"1","${l1}"\n"2",""\n`);
   assert.equal(a.render('users_t'), `"JSON_parentId"\n"${l1}"\n"${l1}"\n`);
-  const b = run([['[{"id":2,"t":null},{"id":1,"t":[{"x":1}]}]', 'users']]).sink;
+  const b = (await run([['[{"id":2,"t":null},{"id":1,"t":[{"x":1}]}]', 'users']])).sink;
   const l2 = link('users', '{"id":1,"t":[{"x":1}]}');
   assert.equal(b.render('users_t'), `"x","JSON_parentId"\n"","${l2}"\n`);
   // [] and [null] do not trigger it
-  const c = run([['[{"t":["a"]},{"t":[]},{"t":[null]}]', 'users']]).sink;
+  const c = (await run([['[{"t":["a"]},{"t":[]},{"t":[null]}]', 'users']])).sink;
   assert.equal(c.render('users_t').split('\n')[0], '"data","JSON_parentId"');
 });
 
-test('batches of nulls, single null, single scalar', () => {
-  const a = run([['[null,null]', 'n']]).sink;
+test('batches of nulls, single null, single scalar', async () => {
+  const a = (await run([['[null,null]', 'n']])).sink;
   assert.equal(a.render('n'), '\n\n');
-  const b = run([['[null]', 'n']]).sink;
+  const b = (await run([['[null]', 'n']])).sink;
   assert.equal(b.tables.size, 0);
-  const c = run([['[0]', 'n'], ['[]', 'm'], ['[false]', 'f']]).sink;
+  const c = (await run([['[0]', 'n'], ['[]', 'm'], ['[false]', 'f']])).sink;
   assert.equal(c.render('n'), '"data"\n"0"\n');
   assert.equal(c.render('f'), '"data"\n""\n');
   assert.ok(!c.tables.has('m'));
 });
 
-test('property "0": named 0 after one batch, 0_u0 after a second one', () => {
-  assert.equal(run([['[{"0":"a"}]', 'z']]).sink.render('z'), '"0"\n"a"\n');
-  assert.equal(run([['[{"0":"a"}]', 'z'], ['[{"0":"b"}]', 'z']]).sink.render('z'), '"0_u0"\n"a"\n"b"\n');
+test('property "0": named 0 after one batch, 0_u0 after a second one', async () => {
+  assert.equal((await run([['[{"0":"a"}]', 'z']])).sink.render('z'), '"0"\n"a"\n');
+  assert.equal((await run([['[{"0":"a"}]', 'z'], ['[{"0":"b"}]', 'z']])).sink.render('z'), '"0_u0"\n"a"\n"b"\n');
 });
 
-test('names are fixed once assigned (object later becomes a list of objects)', () => {
-  const { sink } = run([['[{"f":{"b":1}}]', 'u'], ['[{"f":[{"b":2}]}]', 'u']]);
+test('names are fixed once assigned (object later becomes a list of objects)', async () => {
+  const { sink } = await run([['[{"f":{"b":1}}]', 'u'], ['[{"f":[{"b":2}]}]', 'u']]);
   const l1 = link('u', '{"f":{"b":1}}');
   const l2 = link('u', '{"f":[{"b":2}]}');
   assert.equal(sink.render('u'), `"f"\n"${l1}"\n"${l2}"\n`);
   assert.equal(sink.render('u_f'), `"f_b","JSON_parentId"\n"1","${l1}"\n"2","${l2}"\n`);
 });
 
-test('a list item with its own JSON_parentId: JSON_parentId_u0, used by later child tables', () => {
-  const { sink } = run([['[{"id":1,"t":[{"JSON_parentId":"own","a":1}],"s":["x"]}]', 'u']]);
+test('a list item with its own JSON_parentId: JSON_parentId_u0, used by later child tables', async () => {
+  const { sink } = await run([['[{"id":1,"t":[{"JSON_parentId":"own","a":1}],"s":["x"]}]', 'u']]);
   const l = link('u', '{"id":1,"t":[{"JSON_parentId":"own","a":1}],"s":["x"]}');
   assert.equal(sink.render('u_t'), `"JSON_parentId","a","JSON_parentId_u0"\n"own","1","${l}"\n`);
   assert.equal(sink.render('u_s'), `"data","JSON_parentId_u0"\n"x","${l}"\n`);
 });
 
-test('lists inside nested objects link with the outer hash; two sanitised names clash → _u0', () => {
-  const { sink } = run([['[{"id":1,"a":{"b":2,"c":[5]},"a.b":3}]', 'users']]);
+test('lists inside nested objects link with the outer hash; two sanitised names clash → _u0', async () => {
+  const { sink } = await run([['[{"id":1,"a":{"b":2,"c":[5]},"a.b":3}]', 'users']]);
   const outer = link('users', '{"id":1,"a":{"b":2,"c":[5]},"a.b":3}');
   const inner = link('users.a', '{"b":2,"c":[5]}', outer);
   assert.equal(sink.render('users'), `"id","a_b","a_c","a_b_u0"\n"1","2","${inner}","3"\n`);
   assert.equal(sink.render('users_a_c'), `"data","JSON_parentId"\n"5","${inner}"\n`);
 });
 
-test('nested lists become JSON cells, in root and child lists (04 §4.8)', () => {
+test('nested lists become JSON cells, in root and child lists (04 §4.8)', async () => {
   const logger = testLogger();
   const p = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir: tmpSpoolDir(), logger });
   p.addBatch(rec('[{"v":[[1,2],[3,{"a":1.5}]]}]'), 'r', new Map());
   p.addBatch(rec('[[1,"x/y"]]'), 'rows', new Map());
   const sink = new MemorySink();
-  p.writeTables(sink);
+  await p.writeTables(sink);
   assert.equal(sink.render('r_v').split('\n').slice(1).join('\n'), `"[1,2]","${link('r', '{"v":[[1,2],[3,{"a":1.5}]]}')}"\n"[3,{""a"":1.5}]","${link('r', '{"v":[[1,2],[3,{"a":1.5}]]}')}"\n`);
   assert.equal(sink.render('rows'), '"data"\n"[1,""x\\/y""]"\n');
   assert.deepEqual(logger.warnings, ["Converting nested array 'r.[].v.[]' to JSON string.", "Converting nested array 'r.[].v.[]' to JSON string.", "Converting nested array 'rows.[]' to JSON string."]);
   p.close();
 });
 
-test('cells: floats with 14 digits, booleans, empty object yields no column, always-null column', () => {
-  const { sink } = run([['[{"f":1.0,"g":0.1,"h":1e20,"i":3.141592653589793,"b":true,"c":false,"e":{},"n":null,"big":12345678901234567890}]', 'x']]);
+test('cells: floats with 14 digits, booleans, empty object yields no column, always-null column', async () => {
+  const { sink } = await run([['[{"f":1.0,"g":0.1,"h":1e20,"i":3.141592653589793,"b":true,"c":false,"e":{},"n":null,"big":12345678901234567890}]', 'x']]);
   assert.equal(sink.render('x'), '"f","g","h","i","b","c","n","big"\n"1","0.1","1.0E+20","3.1415926535898","1","","","1.2345678901235E+19"\n');
 });
 
-test('parent values: objects as JSON text, lists rejected', () => {
+test('parent values: objects as JSON text, lists rejected', async () => {
   const obj = new JsonObject([['a', 1]]);
-  const { sink } = run([['[{"id":1}]', 'x', new Map<string, Value>([['parent_o', obj]])]]);
+  const { sink } = await run([['[{"id":1}]', 'x', new Map<string, Value>([['parent_o', obj]])]]);
   assert.equal(sink.render('x'), '"id","parent_o"\n"1","{""a"":1}"\n');
-  assert.throws(
+  await assert.rejects(
     () => run([['[{"id":1}]', 'x', new Map<string, Value>([['p', [1]]])]]),
     (e: unknown) => e instanceof UserError && e.message === 'Error assigning parentId to a CSV file! $parentId array cannot be multidimensional.',
   );
 });
 
-test('child-job parent column conflicts with a record property (025 logic)', () => {
-  const { sink } = run([
+test('child-job parent column conflicts with a record property (025 logic)', async () => {
+  const { sink } = await run([
     ['[{"id":1,"parent_id":"x"}]', 'd', new Map<string, Value>([['parent_id', 1]])],
     ['[{"id":2,"parent_id":"y"}]', 'd', new Map<string, Value>([['parent_id', 2]])],
   ]);
   assert.equal(sink.render('d'), '"id","parent_id","parent_id_u0"\n"1","x","1"\n"2","y","2"\n');
+});
+
+test('a long batch written in slices (with pauses, records updated in place) equals one emitBatch, aliased parent columns included', async () => {
+  const items: string[] = [];
+  for (let i = 0; i < 2500; i++) items.push(`{"id":${i},"t":[${i % 3},"x${i}"],"o":{"a":${i}.5},"l":[{"k":${i},"m":[{"z":${i}},{"z":"${i}"}]},{"k":"${i}"}]}`);
+  const json = `[${items.join(',')}]`;
+  // "id" is both a record property and a parent column: it is aliased (and the entries reordered) when the table opens.
+  const pc = () => new Map<string, Value>([['id', 7], ['parent_x', 'p']]);
+  const p = parser();
+  p.addBatch(rec(json), 'users', pc());
+  const sliced = new MemorySink();
+  await p.writeTables(sliced);
+  p.close();
+  const structure = new Structure();
+  analyzeCurrent(structure, rec(json), 'users', () => {});
+  const whole = new MemorySink();
+  new CurrentOutput(structure, whole).emitBatch(rec(json), 'users', pc());
+  assert.deepEqual([...sliced.tables.keys()], [...whole.tables.keys()]);
+  for (const name of whole.tables.keys()) assert.equal(sliced.render(name), whole.render(name), name);
+  assert.equal(sliced.render('users').split('\n')[0], '"id","t","o_a","l","id_u0","parent_x"');
+  assert.equal(sliced.render('users_l_m').split('\n').length, 2 * 2500 + 2);
 });

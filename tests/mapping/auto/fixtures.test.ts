@@ -7,8 +7,8 @@ const EXAMPLES = ['001', '002', '003', '004', '006', '007', '008', '009', '010',
 const EXTRA = ['021', '023', '025', '076', '106', '107', '108', '109', '110', '125', '135'];
 
 for (const name of [...EXAMPLES, ...EXTRA]) {
-  test(`conformance example ${name}: tables byte-identical`, () => {
-    const { sink, bucket } = runExample(name);
+  test(`conformance example ${name}: tables byte-identical`, async () => {
+    const { sink, bucket } = await runExample(name);
     const expected = expectedTables(name, bucket);
     assert.deepEqual([...sink.tables.keys()].sort(), [...expected.keys()].sort());
     for (const [table, bytes] of expected) {

@@ -17,24 +17,24 @@ function legacy(state?: string): AutoParser {
   return createAutoParser({ state: state ? decodeJson(state, 'config') : undefined, compatLevel: 1, spoolDir: tmpSpoolDir(), logger: testLogger() });
 }
 
-function run(p: AutoParser, batches: [string, string, Map<string, Value>?][]): MemorySink {
+async function run(p: AutoParser, batches: [string, string, Map<string, Value>?][]): Promise<MemorySink> {
   for (const [json, dt, pc] of batches) p.addBatch(rec(json), dt, pc ?? new Map());
   const sink = new MemorySink();
-  p.writeTables(sink);
+  await p.writeTables(sink);
   p.close();
   return sink;
 }
 
-test('legacy: parent columns overwrite record properties, md5 column stays empty (125)', () => {
+test('legacy: parent columns overwrite record properties, md5 column stays empty (125)', async () => {
   const ud = new Map<string, Value>([['tag', 'development'], ['price', '$10']]);
-  const sink = run(legacy(), [['[{"id":123,"name":"John Doe","tag":"x"}]', 'users', ud]]);
+  const sink = await run(legacy(), [['[{"id":123,"name":"John Doe","tag":"x"}]', 'users', ud]]);
   assert.equal(sink.render('users'), `"id","name","tag","${md5('tag')}","price"\n"123","John Doe","development","","$10"\n`);
 });
 
-test('legacy: nested objects, lists, names with each invalid byte → "_"', () => {
+test('legacy: nested objects, lists, names with each invalid byte → "_"', async () => {
   const p = legacy();
   const data = '[{"id":1,"a b":{"c.d":1,"e":{"f":2}},"tags":["x","y"],"o":{"a":{},"b":1}}]';
-  const sink = run(p, [[data, 'user/{id}']]);
+  const sink = await run(p, [[data, 'user/{id}']]);
   const l = link('user/{id}', data.slice(1, -1));
   assert.equal(sink.render('user__id'), `"id","a_b_c_d","a_b_e_f","tags"\n"1","1","2","${l}"\n`);
   assert.equal(sink.render('user__id__tags'), `"data","JSON_parentId"\n"x","${l}"\n"y","${l}"\n`);
@@ -45,19 +45,19 @@ test('legacy: nested objects, lists, names with each invalid byte → "_"', () =
   );
 });
 
-test('legacy: duplicate sanitised names → md5 column, values go to the first', () => {
-  const sink = run(legacy(), [['[{"a.b":1,"a_b":2}]', 't']]);
+test('legacy: duplicate sanitised names → md5 column, values go to the first', async () => {
+  const sink = await run(legacy(), [['[{"a.b":1,"a_b":2}]', 't']]);
   assert.equal(sink.render('t'), `"a_b","${md5('a_b')}"\n"2",""\n`);
 });
 
-test('legacy: empty batch of a known type → header-only table; [0] of an unknown type ignored', () => {
+test('legacy: empty batch of a known type → header-only table; [0] of an unknown type ignored', async () => {
   const state = '{"json_parser.struct":{"users":{"id":"scalar","name":"scalar"}},"json_parser.structVersion":2}';
-  const sink = run(legacy(state), [['[]', 'users'], ['[0]', 'other'], ['[]', 'none']]);
+  const sink = await run(legacy(state), [['[]', 'users'], ['[0]', 'other'], ['[]', 'none']]);
   assert.equal(sink.render('users'), '"id","name"\n');
   assert.deepEqual([...sink.tables.keys()], ['users']);
 });
 
-test('legacy: type errors', () => {
+test('legacy: type errors', async () => {
   const p = legacy();
   assert.throws(
     () => p.addBatch(rec('[{"a":1},{"a":{"b":1}}]'), 'users', new Map()),
@@ -72,9 +72,9 @@ test('legacy: type errors', () => {
   q.close();
 });
 
-test('legacy: scalar → list upgrade and arrayOfNULL', () => {
+test('legacy: scalar → list upgrade and arrayOfNULL', async () => {
   const p = legacy();
-  const sink = run(p, [['[{"t":"a","n":[]},{"t":["b","c"],"n":[null]}]', 'u']]);
+  const sink = await run(p, [['[{"t":"a","n":[]},{"t":["b","c"],"n":[null]}]', 'u']]);
   const l1 = link('u', '{"t":"a","n":[]}');
   const l2 = link('u', '{"t":["b","c"],"n":[null]}');
   assert.equal(sink.render('u'), `"t","n"\n"${l1}",""\n"${l2}","${l2}"\n`);
@@ -83,6 +83,6 @@ test('legacy: scalar → list upgrade and arrayOfNULL', () => {
   assert.equal(pjson(p.stateEntries().struct, 'shortest'), '{"u":{"t":"arrayOfscalar","n":"arrayOfNULL"},"u.t":{"data":"scalar"},"u.n":[]}');
 });
 
-test('legacy: invalid types in the state fail', () => {
+test('legacy: invalid types in the state fail', async () => {
   assert.throws(() => legacy('{"json_parser.struct":{"users":{"id":"weird"}},"json_parser.structVersion":2}'), UserError);
 });

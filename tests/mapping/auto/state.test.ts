@@ -10,23 +10,23 @@ function stateText(e: { struct: Value; version: number }): string {
   return `"json_parser.struct":${pjson(e.struct, 'shortest')},"json_parser.structVersion":${e.version}`;
 }
 
-test('025: parser part of the state equals the worked example of 04 §8', () => {
-  const { parser } = runExample('025');
+test('025: parser part of the state equals the worked example of 04 §8', async () => {
+  const { parser } = await runExample('025');
   const expected =
     '"json_parser.struct":{"data":{"_users":{"[]":{"_id":{"nodeType":"scalar","headerNames":"id"},"_name":{"nodeType":"scalar","headerNames":"name"},"nodeType":"object","headerNames":"data"},"nodeType":"array"},"_user-detail":{"[]":{"_id":{"nodeType":"scalar","headerNames":"id"},"_name":{"nodeType":"scalar","headerNames":"name"},"_parent_id":{"nodeType":"scalar","headerNames":"parent_id"},"_address":{"_city":{"nodeType":"scalar","headerNames":"address_city"},"_country":{"nodeType":"scalar","headerNames":"address_country"},"_street":{"nodeType":"scalar","headerNames":"address_street"},"nodeType":"object","headerNames":"address"},"nodeType":"object","headerNames":"data","_parent_id_u0":{"nodeType":"scalar","type":"parent","headerNames":"parent_id_u0"}},"nodeType":"array"}},"parent_aliases":{"parent_id":"parent_id_u0"}},"json_parser.structVersion":3';
   assert.equal(stateText(parser.stateEntries()), expected);
 });
 
-test('001: state of 03 §6.3', () => {
-  const { parser } = runExample('001');
+test('001: state of 03 §6.3', async () => {
+  const { parser } = await runExample('001');
   assert.equal(
     stateText(parser.stateEntries()),
     '"json_parser.struct":{"data":{"_users":{"[]":{"_id":{"nodeType":"scalar","headerNames":"id"},"_name":{"nodeType":"scalar","headerNames":"name"},"_married":{"nodeType":"scalar","headerNames":"married"},"nodeType":"object","headerNames":"data"},"nodeType":"array"}},"parent_aliases":[]},"json_parser.structVersion":3',
   );
 });
 
-test('063: node attribute order and list nodes in the state (04 §8)', () => {
-  const { parser } = runExample('063');
+test('063: node attribute order and list nodes in the state (04 §8)', async () => {
+  const { parser } = await runExample('063');
   const text = pjson(parser.stateEntries().struct, 'shortest');
   assert.ok(
     text.includes('"_address":{"_street":{"nodeType":"scalar","headerNames":"address_street"},"_country":{"nodeType":"scalar","headerNames":"address_country"},"nodeType":"object","_city":{"nodeType":"scalar","headerNames":"address_city"},"headerNames":"address"}'),
@@ -38,22 +38,22 @@ test('063: node attribute order and list nodes in the state (04 §8)', () => {
   );
 });
 
-test('no records at all: {"data":[],"parent_aliases":[]}', () => {
+test('no records at all: {"data":[],"parent_aliases":[]}', async () => {
   const p = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() });
   p.addBatch([], 'users', new Map());
-  p.writeTables(new MemorySink());
+  await p.writeTables(new MemorySink());
   assert.equal(stateText(p.stateEntries()), '"json_parser.struct":{"data":[],"parent_aliases":[]},"json_parser.structVersion":3');
   p.close();
 });
 
-test('123: legacy state loaded and written back (version 2)', () => {
-  const { parser, logger } = runExample('123');
+test('123: legacy state loaded and written back (version 2)', async () => {
+  const { parser, logger } = await runExample('123');
   assert.equal(parser.mode, 'legacy');
   assert.deepEqual(logger.warnings, ['Using legacy JSON parser, because it is in configuration state.']);
   assert.equal(stateText(parser.stateEntries()), '"json_parser.struct":{"users":{"id":"scalar","name":"scalar","modified":"scalar"}},"json_parser.structVersion":2');
 });
 
-test('mode choice and warnings (04 §3)', () => {
+test('mode choice and warnings (04 §3)', async () => {
   const mk = (state: string | undefined, compat: Value | undefined) => {
     const logger = testLogger();
     const p = createAutoParser({ state: state === undefined ? undefined : decodeJson(state, 'config'), compatLevel: compat, spoolDir: tmpSpoolDir(), logger });
@@ -76,23 +76,23 @@ test('mode choice and warnings (04 §3)', () => {
   assert.deepEqual(mk('{"json_parser.struct":[],"json_parser.structVersion":2}', 3), ['current', []]);
 });
 
-test('invalid current structure in the state fails', () => {
+test('invalid current structure in the state fails', async () => {
   const bad = '{"json_parser.struct":{"data":{"_u":{"[]":{"nodeType":"weird"},"nodeType":"array"}}},"json_parser.structVersion":3}';
   assert.throws(() => createAutoParser({ state: decodeJson(bad, 'config'), compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() }));
   const noItems = '{"json_parser.struct":{"data":{"_u":{"nodeType":"array"}}},"json_parser.structVersion":3}';
   assert.throws(() => createAutoParser({ state: decodeJson(noItems, 'config'), compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() }));
 });
 
-test('inherit: a later parser starts from the accumulated structure and aliases', () => {
+test('inherit: a later parser starts from the accumulated structure and aliases', async () => {
   const logger = testLogger();
   const first = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir: tmpSpoolDir(), logger });
   const rec = decodeJson('[{"id":1,"tag":"x"}]', 'response') as Value[];
   first.addBatch(rec, 'users', new Map<string, Value>([['tag', 'dev']]));
-  first.writeTables(new MemorySink());
+  await first.writeTables(new MemorySink());
   const second = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir: tmpSpoolDir(), logger, inherit: first });
   second.addBatch(decodeJson('[{"name":"a","id":2}]', 'response') as Value[], 'users', new Map<string, Value>([['tag', 'dev']]));
   const sink = new MemorySink();
-  second.writeTables(sink);
+  await second.writeTables(sink);
   assert.equal(sink.render('users'), '"id","tag","tag_u0","name"\n"2","","dev","a"\n');
   first.close();
   second.close();

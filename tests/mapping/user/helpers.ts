@@ -57,7 +57,7 @@ export class StubAuto implements AutoParser {
     this.batches.push({ records, dataType, parentColumns });
   }
 
-  writeTables(sink: TableSink): void {
+  async writeTables(sink: TableSink): Promise<void> {
     this.wrote++;
     for (const t of this.tables) {
       const w = sink.open(t.name, t.header);
