@@ -97,12 +97,11 @@ export function effectiveCompatLevel(raw: Value | undefined): number {
   return isEmpty(raw) ? 3 : phpIntval(raw);
 }
 
-class CurrentAutoParser implements AutoParser {
-  readonly mode = 'current' as const;
-  readonly structure = new Structure();
-  private readonly spool: Spool;
-  private readonly logger: AutoParserLogger;
-  private readonly warn: (msg: string) => void;
+/** What both modes share: analyse a batch on arrival, spool it, stream it back at the end. */
+abstract class SpooledAutoParser {
+  protected readonly spool: Spool;
+  protected readonly logger: AutoParserLogger;
+  protected readonly warn: (msg: string) => void;
 
   constructor(spoolDir: string, logger: AutoParserLogger) {
     this.spool = new Spool(spoolDir);
@@ -110,14 +109,37 @@ class CurrentAutoParser implements AutoParser {
     this.warn = (msg) => logger.warning(msg);
   }
 
+  /** Whether the mode ignores this batch entirely (04 §4.2 step 1, §5.2 step 1). */
+  protected abstract ignores(records: Value[], dataType: string): boolean;
+
+  /** Updates the structure; type errors are raised here. */
+  protected abstract analyze(records: Value[], dataType: string): void;
+
   addBatch(records: Value[], dataType: string, parentColumns: ParentColumns): void {
-    // §4.2 step 1: no records, or exactly one null → ignored entirely.
-    if (records.length === 0 || (records.length === 1 && records[0] === null)) {
+    if (this.ignores(records, dataType)) {
       this.logger.debug(`No data returned in '${dataType}'`);
       return;
     }
-    analyzeCurrent(this.structure, records, dataType, this.warn);
+    this.analyze(records, dataType);
     this.spool.append({ records, dataType, parentColumns });
+  }
+
+  close(): void {
+    this.spool.close();
+  }
+}
+
+class CurrentAutoParser extends SpooledAutoParser implements AutoParser {
+  readonly mode = 'current' as const;
+  readonly structure = new Structure();
+
+  // §4.2 step 1: no records, or exactly one null.
+  protected ignores(records: Value[]): boolean {
+    return records.length === 0 || (records.length === 1 && records[0] === null);
+  }
+
+  protected analyze(records: Value[], dataType: string): void {
+    analyzeCurrent(this.structure, records, dataType, this.warn);
   }
 
   async writeTables(sink: TableSink): Promise<void> {
@@ -140,33 +162,19 @@ class CurrentAutoParser implements AutoParser {
   stateEntries(): { struct: Value; version: number } {
     return { struct: this.structure.toState(), version: 3 };
   }
-
-  close(): void {
-    this.spool.close();
-  }
 }
 
-class LegacyAutoParser implements AutoParser {
+class LegacyAutoParser extends SpooledAutoParser implements AutoParser {
   readonly mode = 'legacy' as const;
   readonly structure = new LegacyStructure();
-  private readonly spool: Spool;
-  private readonly logger: AutoParserLogger;
-  private readonly warn: (msg: string) => void;
 
-  constructor(spoolDir: string, logger: AutoParserLogger) {
-    this.spool = new Spool(spoolDir);
-    this.logger = logger;
-    this.warn = (msg) => logger.warning(msg);
+  // §5.2 step 1: nothing (or one loosely-null element) for a type the structure does not know.
+  protected ignores(records: Value[], dataType: string): boolean {
+    return (records.length === 0 || (records.length === 1 && looselyNull(records[0]!))) && !this.structure.hasDefinitions(dataType);
   }
 
-  addBatch(records: Value[], dataType: string, parentColumns: ParentColumns): void {
-    // §5.2 step 1: nothing (or one loosely-null element) for an unknown type → ignored.
-    if ((records.length === 0 || (records.length === 1 && looselyNull(records[0]!))) && !this.structure.hasDefinitions(dataType)) {
-      this.logger.debug(`No data returned in '${dataType}'`);
-      return;
-    }
+  protected analyze(records: Value[], dataType: string): void {
     this.structure.analyzeBatch(records, dataType, this.warn);
-    this.spool.append({ records, dataType, parentColumns });
   }
 
   async writeTables(sink: TableSink): Promise<void> {
@@ -180,10 +188,6 @@ class LegacyAutoParser implements AutoParser {
 
   stateEntries(): { struct: Value; version: number } {
     return { struct: this.structure.toState(), version: 2 };
-  }
-
-  close(): void {
-    this.spool.close();
   }
 }
 
