@@ -13,20 +13,26 @@ import { csvLine } from '../../src/output/csv.ts';
 import type { TableSink, TableWriter } from '../../src/output/tableSink.ts';
 import { createAutoParser, effectiveCompatLevel, type AutoParser } from '../../src/mapping/auto/index.ts';
 import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
+import { lookupStrict, NOT_FOUND } from '../../src/jobs/lookup.ts';
+import { extractRecords as extractFromResponse } from '../../src/jobs/records.ts';
+import { createLogger } from '../../src/logging/logger.ts';
 
 export const EXAMPLES = '/work/shared/conformance/examples';
 
+/** In-memory sink; opening a name again returns the same writer (like the staging sink). */
 export class MemorySink implements TableSink {
-  readonly tables = new Map<string, { header: string[]; rows: string[][] }>();
+  readonly tables = new Map<string, { header: string[]; rows: string[][]; writer: TableWriter }>();
+  readonly opens: string[] = [];
 
   open(name: string, header: readonly string[]): TableWriter {
+    this.opens.push(name);
     let t = this.tables.get(name);
     if (!t) {
-      t = { header: [...header], rows: [] };
+      const rows: string[][] = [];
+      t = { header: [...header], rows, writer: { write: (cells) => void rows.push([...cells]) } };
       this.tables.set(name, t);
     }
-    const rows = t.rows;
-    return { write: (cells) => void rows.push([...cells]) };
+    return t.writer;
   }
 
   render(name: string): string {
@@ -55,56 +61,37 @@ export function tmpSpoolDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'auto-parser-test-'));
 }
 
-/** 03 §0.5 lookup (lenient); `undefined` = not found. */
+/** 03 §0.5 lookup; `undefined` = not found. */
 export function lookup(p: string, value: Value, delim: string): Value | undefined {
-  if (p === delim) return value;
-  let cur: Value | undefined = value;
-  for (const seg of p.split(delim)) {
-    if (isMap(cur) && cur.has(seg)) cur = cur.get(seg);
-    else if (isList(cur) && /^(0|[1-9][0-9]*)$/.test(seg) && cur[Number(seg)] !== undefined && cur[Number(seg)] !== null) cur = cur[Number(seg)];
-    else return undefined;
-  }
-  return cur;
+  const v = lookupStrict(p, value, delim);
+  return v === NOT_FOUND ? undefined : v;
 }
 
-/** 03 §3.2 / §3.3: the records of a response. */
+const silent = createLogger({ write: () => {} });
+
+/** 03 §3.2 / §3.3: the records of a response, as the job runner finds them. */
 export function extractRecords(response: Value, job: PhpArray): Value[] {
-  const dataField = job.get('dataField');
-  if (!isEmpty(dataField)) {
-    let p: string;
-    let d = '.';
-    if (isMap(dataField)) {
-      p = phpString(dataField.get('path'));
-      if (!isEmpty(dataField.get('delimiter'))) d = phpString(dataField.get('delimiter'));
-    } else {
-      p = phpString(dataField);
-    }
-    const v = lookup(p, response, d);
-    if (v === undefined || isEmpty(v)) return [];
-    return isList(v) ? v : [v];
-  }
-  if (isList(response)) return response;
-  if (response instanceof JsonObject) {
-    const arrays = [...response.values()].filter((v) => isList(v));
-    if (arrays.length === 1) return arrays[0] as Value[];
-    if (arrays.length === 0) return [];
-    throw new Error('More than one array found in response!');
-  }
-  throw new Error('Unknown response from API.');
+  return extractFromResponse(response, job.get('dataField'), phpString(job.get('endpoint') ?? null), silent);
+}
+
+export function exampleDir(num: string): string {
+  const dir = fs.readdirSync(EXAMPLES).find((d) => d.startsWith(num + '-'));
+  if (!dir) throw new Error(`no example ${num}`);
+  return path.join(EXAMPLES, dir);
 }
 
 function readConfig(dir: string): PhpArray {
   return decodeJson(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'), 'config') as PhpArray;
 }
 
-function get(v: Value | undefined, ...keys: string[]): Value | undefined {
+export function get(v: Value | undefined, ...keys: string[]): Value | undefined {
   let cur = v;
   for (const k of keys) cur = isMap(cur) ? cur.get(k) : undefined;
   return cur;
 }
 
 /** Finds the response file of `GET <path>` among the simulations of the API folder. */
-function responseFor(apiDir: string, endpointPath: string): Value {
+export function responseFor(apiDir: string, endpointPath: string): Value {
   for (const f of fs.readdirSync(apiDir)) {
     if (!f.endsWith('.request')) continue;
     const line = fs.readFileSync(path.join(apiDir, f), 'utf8').split(/\r?\n/)[0]!;

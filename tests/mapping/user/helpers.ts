@@ -9,38 +9,13 @@ import path from 'node:path';
 import { decodeJson } from '../../../src/json/decode.ts';
 import { phpString } from '../../../src/json/numbers.ts';
 import { type Value, JsonObject, PhpArray, isEmpty, isList, isMap } from '../../../src/json/value.ts';
-import { csvLine } from '../../../src/output/csv.ts';
-import type { TableSink, TableWriter } from '../../../src/output/tableSink.ts';
+import type { TableSink } from '../../../src/output/tableSink.ts';
 import type { AutoParser } from '../../../src/mapping/auto/index.ts';
 import { createAutoParser } from '../../../src/mapping/auto/index.ts';
 import { MappingRouter } from '../../../src/mapping/router.ts';
+import { EXAMPLES, MemorySink, exampleDir, extractRecords, get, lookup, responseFor } from '../helpers.ts';
 
-export const EXAMPLES = '/work/shared/conformance/examples';
-
-/** In-memory sink; opening a name again returns the same writer (like the staging sink). */
-export class MemorySink implements TableSink {
-  readonly tables = new Map<string, { header: string[]; rows: string[][]; writer: TableWriter }>();
-  readonly opens: string[] = [];
-
-  open(name: string, header: readonly string[]): TableWriter {
-    this.opens.push(name);
-    let t = this.tables.get(name);
-    if (!t) {
-      const rows: string[][] = [];
-      t = { header: [...header], rows, writer: { write: (cells) => void rows.push([...cells]) } };
-      this.tables.set(name, t);
-    }
-    return t.writer;
-  }
-
-  render(name: string): string {
-    const t = this.tables.get(name);
-    if (!t) throw new Error(`no table ${name}`);
-    let out = t.header.length > 0 ? csvLine(t.header) : '';
-    for (const r of t.rows) out += csvLine(r);
-    return out;
-  }
-}
+export { EXAMPLES, MemorySink, exampleDir, extractRecords };
 
 /** An AutoParser stand-in that records calls and writes nothing unless told to. */
 export class StubAuto implements AutoParser {
@@ -74,67 +49,6 @@ export class StubAuto implements AutoParser {
 
 export const cfg = (json: string): Value => decodeJson(json, 'config');
 export const resp = (json: string): Value => decodeJson(json, 'response');
-
-/** 03 §0.5 lenient lookup; `undefined` = not found. */
-function find(p: string, value: Value, delim: string): Value | undefined {
-  if (p === delim) return value;
-  let cur: Value | undefined = value;
-  for (const seg of p.split(delim)) {
-    if (isMap(cur) && cur.has(seg)) cur = cur.get(seg);
-    else if (isList(cur) && /^(0|[1-9][0-9]*)$/.test(seg) && cur[Number(seg)] != null) cur = cur[Number(seg)];
-    else return undefined;
-  }
-  return cur;
-}
-
-/** 03 §3.2 / §3.3: the records of a response. */
-export function extractRecords(response: Value, job: PhpArray): Value[] {
-  const dataField = job.get('dataField');
-  if (!isEmpty(dataField)) {
-    let p = phpString(dataField);
-    let d = '.';
-    if (isMap(dataField)) {
-      p = phpString(dataField.get('path'));
-      if (!isEmpty(dataField.get('delimiter'))) d = phpString(dataField.get('delimiter'));
-    }
-    const v = find(p, response, d);
-    if (v === undefined || isEmpty(v)) return [];
-    return isList(v) ? v : [v];
-  }
-  if (isList(response)) return response;
-  if (response instanceof JsonObject) {
-    const arrays = [...response.values()].filter(isList);
-    if (arrays.length === 1) return arrays[0] as Value[];
-    if (arrays.length === 0) return [];
-    throw new Error('More than one array found in response!');
-  }
-  throw new Error('Unknown response from API.');
-}
-
-export function exampleDir(num: string): string {
-  const dir = fs.readdirSync(EXAMPLES).find((d) => d.startsWith(num + '-'));
-  if (!dir) throw new Error(`no example ${num}`);
-  return path.join(EXAMPLES, dir);
-}
-
-function get(v: Value | undefined, ...keys: string[]): Value | undefined {
-  let cur = v;
-  for (const k of keys) cur = isMap(cur) ? cur.get(k) : undefined;
-  return cur;
-}
-
-/** The response of `GET <path>` among the simulations of the API folder named by the base URL. */
-function responseFor(apiDir: string, endpointPath: string): Value {
-  for (const f of fs.readdirSync(apiDir)) {
-    if (!f.endsWith('.request')) continue;
-    const line = fs.readFileSync(path.join(apiDir, f), 'utf8').split(/\r?\n/)[0]!;
-    const reqPath = line.split(' ')[1]!;
-    if (reqPath.split('?')[0] === endpointPath) {
-      return decodeJson(fs.readFileSync(path.join(apiDir, f.replace(/\.request$/, '.response')), 'utf8'), 'response');
-    }
-  }
-  throw new Error(`no simulation for ${endpointPath} in ${apiDir}`);
-}
 
 export interface ExampleRun {
   sink: MemorySink;
@@ -175,7 +89,7 @@ export async function runExample(num: string, options: RunOptions = {}): Promise
       for (const record of records) {
         // single-level, single path placeholder: enough for the examples used here
         const [name, p] = placeholders[0]!;
-        const value = find(phpString(p), record, '.') ?? null;
+        const value = lookup(phpString(p), record, '.') ?? null;
         for (const v of isList(value) ? value : [value]) {
           const ep = phpString(child.get('endpoint')).replace('{' + name + '}', phpString(v));
           const col = phpString(p).startsWith('parent_') ? phpString(p) : 'parent_' + phpString(p);
