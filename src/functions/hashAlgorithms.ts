@@ -88,10 +88,8 @@ function md4(data: Buffer): Buffer {
 // ---------------------------------------------------------------------------------------------
 // MD2 (RFC 1319); the S table is derived from the digits of pi.
 
-/** Decimal digits of pi ("31415926…"). */
-function piDecimalDigits(count: number): string {
-  const guard = 20n;
-  const scale = 10n ** (BigInt(count) + guard);
+/** pi × `scale`, truncated (Machin: pi = 16·arctan(1/5) − 4·arctan(1/239)). */
+export function machinPi(scale: bigint): bigint {
   const arctanInv = (x: bigint): bigint => {
     let sum = 0n;
     let term = scale / x;
@@ -103,8 +101,13 @@ function piDecimalDigits(count: number): string {
     }
     return sum;
   };
-  const pi = 4n * (4n * arctanInv(5n) - arctanInv(239n));
-  return pi.toString().slice(0, count);
+  return 4n * (4n * arctanInv(5n) - arctanInv(239n));
+}
+
+/** Decimal digits of pi ("31415926…"). */
+function piDecimalDigits(count: number): string {
+  const guard = 20n;
+  return machinPi(10n ** (BigInt(count) + guard)).toString().slice(0, count);
 }
 
 let md2Table: number[] | undefined;

@@ -83,7 +83,7 @@ export function mergeParents(r: ValueMap, pc: readonly (readonly [string, Value]
   return copy;
 }
 
-function assignError(value: Value, name: string): ApplicationError {
+export function assignError(value: Value, name: string): ApplicationError {
   let text: string;
   try {
     text = csvCell(value);

@@ -11,7 +11,7 @@ import type { TableSink, TableWriter } from '../../output/tableSink.ts';
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { legacySafe, phpLooseStringEquals } from '../names.ts';
-import { LinkRef, PARSE_ERROR_PREFIX, checkParentValues, mergeParents, wrapItem } from './currentParser.ts';
+import { LinkRef, PARSE_ERROR_PREFIX, assignError, checkParentValues, mergeParents, wrapItem } from './currentParser.ts';
 
 type Kind = 'scalar' | 'object' | 'array' | 'NULL';
 
@@ -308,15 +308,7 @@ export class LegacyOutput {
     const slots = plan.slots;
     const set = (name: string, v: Value): void => {
       const slot = slots.get(name);
-      if (slot === undefined) {
-        let text: string;
-        try {
-          text = csvCell(v);
-        } catch {
-          text = '';
-        }
-        throw new ApplicationError(`Error assigning '${text}' to a non-existing column '${name}'!`);
-      }
+      if (slot === undefined) throw assignError(v, name);
       values[slot] = v;
     };
     const link = new LinkRef(type, r, outer);
