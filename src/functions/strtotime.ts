@@ -235,6 +235,12 @@ function processYear(value: number | null, length: number): number | null {
   return value;
 }
 
+/** A year of up to `maxLength` digits, with PHP's two-digit-year rule applied. */
+function getYear(p: Ptr, maxLength: number): number | null {
+  const y = getNrEx(p, maxLength);
+  return processYear(y.value, y.length);
+}
+
 function skipDaySuffix(p: Ptr): void {
   if (p.cur() === ' ' || p.cur() === '\t' || p.cur() === '\n' || p.cur() === '\r' || p.cur() === '\v' || p.cur() === '\f') return;
   const two = (p.cur() + p.at(1)).toLowerCase();
@@ -629,8 +635,8 @@ rule('americanshort|american', alt(americanshort, american), (p, t) => {
   t.m = getNr(p, 2);
   t.d = getNr(p, 2);
   if (p.cur() === '/') {
-    const y = getNrEx(p, 4);
-    t.y = processYear(y.value, y.length);
+    const y = getYear(p, 4);
+    t.y = y;
   }
 });
 rule('iso8601date4|iso8601dateslash|dateslash', alt(iso8601date4, iso8601dateslash, dateslash), (p, t) => {
@@ -641,8 +647,8 @@ rule('iso8601date4|iso8601dateslash|dateslash', alt(iso8601date4, iso8601datesla
 });
 rule('iso8601date2', iso8601date2, (p, t) => {
   haveDate(t);
-  const y = getNrEx(p, 4);
-  t.y = processYear(y.value, y.length);
+  const y = getYear(p, 4);
+  t.y = y;
   t.m = getNr(p, 2);
   t.d = getNr(p, 2);
 });
@@ -654,15 +660,15 @@ rule('iso8601datex', iso8601datex, (p, t) => {
 });
 rule('gnudateshorter', gnudateshorter, (p, t) => {
   haveDate(t);
-  const y = getNrEx(p, 4);
-  t.y = processYear(y.value, y.length);
+  const y = getYear(p, 4);
+  t.y = y;
   t.m = getNr(p, 2);
   t.d = 1;
 });
 rule('gnudateshort', gnudateshort, (p, t) => {
   haveDate(t);
-  const y = getNrEx(p, 4);
-  t.y = processYear(y.value, y.length);
+  const y = getYear(p, 4);
+  t.y = y;
   t.m = getNr(p, 2);
   t.d = getNr(p, 2);
 });
@@ -671,43 +677,43 @@ rule('datefull', datefull, (p, t) => {
   t.d = getNr(p, 2);
   skipDaySuffix(p);
   t.m = getMonth(p);
-  const y = getNrEx(p, 4);
-  t.y = processYear(y.value, y.length);
+  const y = getYear(p, 4);
+  t.y = y;
 });
 rule('pointed', pointed, (p, t) => {
   haveDate(t);
   t.d = getNr(p, 2);
   t.m = getNr(p, 2);
-  const y = getNrEx(p, 4);
-  t.y = processYear(y.value, y.length);
+  const y = getYear(p, 4);
+  t.y = y;
 });
 rule('pointed2', pointed2, (p, t) => {
   haveDate(t);
   t.d = getNr(p, 2);
   t.m = getNr(p, 2);
-  const y = getNrEx(p, 2);
-  t.y = processYear(y.value, y.length);
+  const y = getYear(p, 2);
+  t.y = y;
 });
 rule('datenoday', datenoday, (p, t) => {
   haveDate(t);
   t.m = getMonth(p);
-  const y = getNrEx(p, 4);
+  const y = getYear(p, 4);
   t.d = 1;
-  t.y = processYear(y.value, y.length);
+  t.y = y;
 });
 rule('datenodayrev', datenodayrev, (p, t) => {
   haveDate(t);
-  const y = getNrEx(p, 4);
+  const y = getYear(p, 4);
   t.m = getMonth(p);
   t.d = 1;
-  t.y = processYear(y.value, y.length);
+  t.y = y;
 });
 rule('datetextual|datenoyear', alt(datetextual, datenoyear), (p, t) => {
   haveDate(t);
   t.m = getMonth(p);
   t.d = getNr(p, 2);
-  const y = getNrEx(p, 4);
-  t.y = processYear(y.value, y.length);
+  const y = getYear(p, 4);
+  t.y = y;
 });
 rule('datenoyearrev', datenoyearrev, (p, t) => {
   haveDate(t);
@@ -737,10 +743,10 @@ rule('xmlrpc|xmlrpcnocolon|soap|wddx|exif', alt(xmlrpc, xmlrpcnocolon, soap, wdd
 });
 rule('pgydotd', pgydotd, (p, t) => {
   haveDate(t);
-  const y = getNrEx(p, 4);
+  const y = getYear(p, 4);
   t.d = getNr(p, 3);
   t.m = 1;
-  t.y = processYear(y.value, y.length);
+  t.y = y;
 });
 rule('isoweekday', isoweekday, (p, t) => {
   haveDate(t);
@@ -767,15 +773,15 @@ rule('pgtextshort', pgtextshort, (p, t) => {
   haveDate(t);
   t.m = getMonth(p);
   t.d = getNr(p, 2);
-  const y = getNrEx(p, 4);
-  t.y = processYear(y.value, y.length);
+  const y = getYear(p, 4);
+  t.y = y;
 });
 rule('pgtextreverse', pgtextreverse, (p, t) => {
   haveDate(t);
-  const y = getNrEx(p, 4);
+  const y = getYear(p, 4);
   t.m = getMonth(p);
   t.d = getNr(p, 2);
-  t.y = processYear(y.value, y.length);
+  t.y = y;
 });
 rule('clf', clf, (p, t) => {
   haveTime(t);
