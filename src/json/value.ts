@@ -44,10 +44,6 @@ export function isFloat(v: Value | undefined): v is PhpFloat {
   return v instanceof PhpFloat;
 }
 
-export function isNumeric(v: Value | undefined): v is number | bigint | PhpFloat {
-  return isInt(v) || isFloat(v);
-}
-
 /** A value that is not a list or a map (`null` included). */
 export function isScalar(v: Value | undefined): v is Scalar {
   return v === null || v === undefined || typeof v !== 'object' || v instanceof PhpFloat;
@@ -86,19 +82,4 @@ export function phpType(v: Value | undefined): string {
 /** Member of a map by exact key; `undefined` when absent (a stored `null` is present). */
 export function member(v: Value | undefined, key: string): Value | undefined {
   return v instanceof Map ? v.get(key) : undefined;
-}
-
-/** Integer-like JS number to a PHP int value, or the numeric value of any PHP number. */
-export function toNumber(v: number | bigint | PhpFloat): number {
-  if (v instanceof PhpFloat) return v.value;
-  return typeof v === 'bigint' ? Number(v) : v;
-}
-
-/** Builds a configuration-style map from plain entries (tests and internal defaults). */
-export function phpArray(entries: Iterable<readonly [string, Value]>): PhpArray {
-  return new PhpArray(entries);
-}
-
-export function jsonObject(entries: Iterable<readonly [string, Value]>): JsonObject {
-  return new JsonObject(entries);
 }

@@ -2,7 +2,7 @@
  * Secret redaction (spec 01 §4.5): every log line and error message passes through here,
  * because the reference relied on the platform's output filter and we must not.
  */
-import { PhpArray, type Value } from '../json/value.ts';
+import type { Value } from '../json/value.ts';
 import { pjsonString } from '../json/encode.ts';
 import { rawurlencode, urlencode } from '../http/query.ts';
 
@@ -94,12 +94,4 @@ function derivedForms(value: string): string[] {
     forms.add(jsonInner(form));
   }
   return [...forms];
-}
-
-export function isSecretKey(key: string): boolean {
-  return key.startsWith('#');
-}
-
-export function emptyConfig(): PhpArray {
-  return new PhpArray();
 }
