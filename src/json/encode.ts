@@ -7,7 +7,7 @@
  *   preserved zero fractions.
  */
 import { formatFloat, formatFloatShortest } from './numbers.ts';
-import { JsonObject, PhpArray, PhpFloat, type Value } from './value.ts';
+import { JsonObject, PhpFloat, type Value } from './value.ts';
 
 // ---------------------------------------------------------------------------------------------
 // pjson
