@@ -1,45 +1,41 @@
 #!/usr/bin/env node
-/** The extractor command: one run on $KBC_DATADIR (default /data), exit code 0, 1 or 2. */
-import v8 from 'node:v8';
-import { PerformanceObserver } from 'node:perf_hooks';
-import { runComponent } from './component/run.ts';
+/**
+ * The extractor command: one run on $KBC_DATADIR (default /data), exit code 0, 1 or 2.
+ *
+ * Kept tiny so that V8's compile cache is on before the extractor's code is read: Node then stores
+ * the compiled code of the modules loaded after this call (under os.tmpdir(), per user, or in
+ * NODE_COMPILE_CACHE), and later runs skip compiling it. A cache that cannot be written only
+ * costs that time, never the run.
+ *
+ * `--fill-compile-cache` loads the extractor without running it: the image build uses it so that
+ * every job's fresh container starts with a filled cache.
+ */
+import fs from 'node:fs';
+import module from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 
 /**
- * V8 heap settings, applied by the command itself so that `node dist/cli.js`, the npm bin and the
- * image behave alike (no NODE_OPTIONS, no re-spawn). Only flags that V8 reads again while running
- * can be set this way; both below were measured to take effect when set at run time
- * (`--max-semi-space-size`, read once when the heap is created, does not).
- *
- * The extractor's live heap is small and flat (one page, one batch, one row at a time: 20–30 MB);
- * what V8 lets accumulate around it is what the RSS shows. Set EX_GENERIC_HEAP_TUNING=0 to run
- * with V8's defaults.
- *
- * - Young generation: V8 grows the two semi-spaces up to 2 × 64 MiB under our allocation rate,
- *   RSS that holds nothing but garbage. `--semi-space-growth-factor` is read at every growth:
- *   after each GC we stop the growth (factor 1) once both semi-spaces together reach
- *   YOUNG_CAP_BYTES — the young generation of V8's former default `--max-semi-space-size=16` —
- *   and allow it again (factor 2, the default) should V8 ever shrink them.
- * - Old generation: V8 lets it grow up to about 4 × the live size before the next full GC. With
- *   a small live heap that headroom fills with short-lived large objects (each response body is
- *   one ~200 KB string that a scavenge may happen to promote), 50 MB and more at 1M records.
- *   `--heap-growing-percent` is read whenever the next limit is computed.
+ * The cache folder, created here one level deep: Node creates it recursively and, measured with
+ * Node 24.21, that loops forever on a parent it cannot create in (a TMPDIR under /proc, say).
+ * Undefined when it cannot be made: the run goes on without the cache.
  */
-const YOUNG_CAP_BYTES = 32 * 1024 * 1024;
-const HEAP_GROWING_PERCENT = 25;
-
-function tuneHeap(): void {
-  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  let growing = true;
-  const check = (): void => {
-    const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-    if (young === undefined) return;
-    const full = young.space_size >= YOUNG_CAP_BYTES;
-    if (full !== growing) return;
-    v8.setFlagsFromString(full ? '--semi-space-growth-factor=1' : '--semi-space-growth-factor=2');
-    growing = !full;
-  };
-  new PerformanceObserver(check).observe({ entryTypes: ['gc'] });
+function cacheDir(): string | undefined {
+  const dir = path.join(os.tmpdir(), 'node-compile-cache');
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+  }
+  return dir;
 }
 
-if (process.env['EX_GENERIC_HEAP_TUNING'] !== '0') tuneHeap();
-process.exitCode = await runComponent();
+try {
+  // NODE_COMPILE_CACHE, when set, is Node's own business (it reads it before any of our code).
+  const dir = process.env['NODE_COMPILE_CACHE'] === undefined ? cacheDir() : undefined;
+  if (dir !== undefined) module.enableCompileCache(dir);
+} catch {
+  // No usable cache directory: run without the cache.
+}
+const { main } = await import('./extractor.ts');
+if (process.argv[2] !== '--fill-compile-cache') process.exitCode = await main();

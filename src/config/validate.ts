@@ -3,28 +3,23 @@
  * the first failing check wins, which reproduces the reference's evaluation order because
  * the schema lists its checks in that order (allOf is evaluated in order, ajv stops at the
  * first error).
+ *
+ * The validate functions are ajv's standalone code, generated from the schema ahead of time
+ * (scripts/validators.ts), so no run compiles the schema or loads ajv's compiler.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { configSchema, CONFIG_SECTION_POINTER, API_SECTION_POINTER } from './schema.ts';
+import type { ErrorObject } from 'ajv';
+import * as generated from './validators.generated.ts';
 import { UserError } from '../errors/UserError.ts';
 import { PhpFloat, type Value } from '../json/value.ts';
 import { varExport } from '../json/varExport.ts';
 
-let compiled: { config: ValidateFunction; api: ValidateFunction } | undefined;
-
-function validators(): { config: ValidateFunction; api: ValidateFunction } {
-  if (compiled) return compiled;
-  const ajv = new Ajv({ allErrors: false, verbose: true, strict: false });
-  ajv.addKeyword({ keyword: 'x-error', schemaType: 'string' });
-  ajv.addSchema(configSchema);
-  const get = (pointer: string): ValidateFunction => {
-    const v = ajv.getSchema(configSchema.$id + pointer);
-    if (!v) throw new Error(`schema pointer ${pointer} not found`);
-    return v;
-  };
-  compiled = { config: get(CONFIG_SECTION_POINTER), api: get(API_SECTION_POINTER) };
-  return compiled;
+/** The shape of an ajv validate function (the generated module is not type-checked). */
+interface Validate {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
 }
+
+const validators = generated as unknown as { config: Validate; api: Validate };
 
 /** The plain-JSON view ajv works on (PHP arrays of either kind become objects or arrays). */
 export function toPlain(v: Value | undefined): unknown {
@@ -75,12 +70,12 @@ function toUserError(errors: ErrorObject[], root: Value | undefined, prefix: str
 
 /** Group B of spec 01 §2.4 for one configuration (`parameters.config` after the iteration merge). */
 export function validateConfigSection(config: Value | undefined, pathPrefix: string): void {
-  const validate = validators().config;
+  const validate = validators.config;
   if (!validate(toPlain(config ?? null))) throw toUserError(validate.errors ?? [], config, pathPrefix);
 }
 
 /** Type checks of `parameters.api` that the schema expresses (C2, C3). */
 export function validateApiSection(api: Value | undefined, pathPrefix: string): void {
-  const validate = validators().api;
+  const validate = validators.api;
   if (!validate(toPlain(api ?? null))) throw toUserError(validate.errors ?? [], api, pathPrefix);
 }

@@ -3,10 +3,8 @@
  * request target must be sent byte for byte as computed (spec 01 §3.3 step 4): clients that
  * normalise through WHATWG URL would re-encode it.
  */
-import http from 'node:http';
-import https from 'node:https';
-import tls from 'node:tls';
-import zlib from 'node:zlib';
+import type http from 'node:http';
+import type https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { CurlError } from '../errors/CurlError.ts';
 import type { HeaderList } from './headers.ts';
@@ -38,6 +36,14 @@ export interface TransportOptions {
   /** Opens the connection (e.g. through an SSH tunnel) instead of a direct TCP connect. */
   connect?: (host: string, port: number) => Promise<Duplex>;
 }
+
+/*
+ * Node's modules are taken from process.getBuiltinModule, not imported: an ES `import` of
+ * node:http builds its full export list, undici's fetch included (~30 ms of every start-up), and
+ * https/tls/zlib are loaded only by runs that use them.
+ */
+const httpLib = process.getBuiltinModule('node:http');
+const httpsLib = (): typeof https => process.getBuiltinModule('node:https');
 
 const TLS_VERIFY = /^(UNABLE_TO_|SELF_SIGNED_CERT|DEPTH_ZERO_SELF_SIGNED|CERT_|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)/;
 
@@ -80,6 +86,8 @@ function tooLarge(received: number): CurlError {
 function decompress(body: Buffer, encoding: string | undefined): Buffer {
   // Node's zlib returns Buffer<ArrayBufferLike>; callers only read it.
   const enc = (encoding ?? '').trim().toLowerCase();
+  if (enc === '') return body;
+  const zlib = process.getBuiltinModule('node:zlib');
   const limit = { maxOutputLength: MAX_BODY_BYTES };
   try {
     if (enc === 'gzip' || enc === 'x-gzip') return zlib.gunzipSync(body, { finishFlush: zlib.constants.Z_SYNC_FLUSH, ...limit });
@@ -101,27 +109,33 @@ function decompress(body: Buffer, encoding: string | undefined): Buffer {
 
 export class Transport {
   private readonly httpAgent: http.Agent;
-  private readonly httpsAgent: https.Agent;
+  /** Created at the first https request. */
+  private httpsAgent: https.Agent | undefined;
   private readonly options: TransportOptions;
 
   constructor(options: TransportOptions) {
     this.options = options;
-    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    this.httpAgent = new httpLib.Agent({ keepAlive: true, maxSockets: 64 });
+  }
+
+  private secureAgent(): https.Agent {
+    if (this.httpsAgent) return this.httpsAgent;
     const tls: https.AgentOptions = { keepAlive: true, maxSockets: 64 };
-    if (options.ca !== undefined) tls.ca = options.ca;
-    if (options.cert !== undefined) tls.cert = options.cert;
-    if (options.key !== undefined) tls.key = options.key;
-    this.httpsAgent = new https.Agent(tls);
+    if (this.options.ca !== undefined) tls.ca = this.options.ca;
+    if (this.options.cert !== undefined) tls.cert = this.options.cert;
+    if (this.options.key !== undefined) tls.key = this.options.key;
+    this.httpsAgent = new (httpsLib().Agent)(tls);
+    return this.httpsAgent;
   }
 
   close(): void {
     this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    this.httpsAgent?.destroy();
   }
 
   send(req: WireRequest): Promise<WireResponse> {
     const started = Date.now();
-    const lib = req.scheme === 'https' ? https : http;
+    const lib = req.scheme === 'https' ? httpsLib() : httpLib;
     let received = 0;
     return new Promise<WireResponse>((resolve, reject) => {
       let settled = false;
@@ -139,7 +153,7 @@ export class Transport {
         path: req.target,
         headers: req.headers.toRaw() as unknown as http.OutgoingHttpHeaders,
         setHost: false,
-        agent: req.scheme === 'https' ? this.httpsAgent : this.httpAgent,
+        agent: req.scheme === 'https' ? this.secureAgent() : this.httpAgent,
         servername: /^[\d.]+$|^\[/.test(req.host) ? undefined : req.host,
         maxHeaderSize: MAX_HEADER_BYTES,
       };
@@ -152,7 +166,7 @@ export class Transport {
           const secure = (s: Duplex): Duplex =>
             req.scheme !== 'https'
               ? s
-              : tls.connect({
+              : process.getBuiltinModule('node:tls').connect({
                   socket: s,
                   ...(requestOptions.servername !== undefined ? { servername: requestOptions.servername } : {}),
                   ...(this.options.ca !== undefined ? { ca: this.options.ca } : {}),

@@ -7,7 +7,7 @@
  * and `await tunnel.close()` when the run ends (the connection keeps the process alive).
  */
 import type { Duplex } from 'node:stream';
-import { Client, type ConnectConfig } from 'ssh2';
+import type { Client, ConnectConfig } from 'ssh2';
 import type { Value } from '../json/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { sshProxyConfig, type SshProxyConfig } from './config.ts';
@@ -49,6 +49,13 @@ function networkError(message: string, cause?: unknown): NodeJS.ErrnoException {
   error.code = 'ECONNREFUSED';
   return error;
 }
+
+/**
+ * ssh2 is loaded at the first opening, so only runs with `sshProxy` load it (it is a large module
+ * tree, kept outside the extractor's bundle because of its optional native part).
+ */
+let ssh2: Promise<typeof import('ssh2')> | undefined;
+const loadSsh2 = (): Promise<typeof import('ssh2')> => (ssh2 ??= import('ssh2'));
 
 /** Errors that another attempt cannot fix (the key itself is unusable). */
 class FatalOpenError extends Error {}
@@ -183,7 +190,8 @@ class Tunnel implements SshTunnel {
     throw new SshTunnelError(`Unable to create ssh tunnel. Output:  ErrorOutput: ${last}`);
   }
 
-  private connectOnce(): Promise<Client> {
+  private async connectOnce(): Promise<Client> {
+    const { Client } = await loadSsh2();
     return new Promise<Client>((resolve, reject) => {
       const client = new Client();
       let settled = false;

@@ -27,7 +27,7 @@ function runtimeStage(): string[] {
   return lines.slice(from.at(-1));
 }
 
-test('the runtime stage installs and starts exactly as scripts/image-steps.sh does', () => {
+test('the runtime stage installs, warms the compile cache and starts exactly as scripts/image-steps.sh does', () => {
   const stage = runtimeStage();
   assert.match(stage[0]!, /^FROM node:24(-slim|-alpine)?(@sha256:[0-9a-f]+)?$/);
   const install = stage.find((l) => l.startsWith('RUN npm ci'));
@@ -38,6 +38,9 @@ test('the runtime stage installs and starts exactly as scripts/image-steps.sh do
   assert.equal(entrypoint, `ENTRYPOINT ${scriptValue('ENTRYPOINT')}`);
   const user = stage.filter((l) => l.startsWith('USER ')).at(-1);
   assert.ok(user && !/^USER (root|0)(:|$)/.test(user.slice(5)), 'runs as a non-root user');
+  // The compile cache is kept per user: the warm-up must run as the user of the entrypoint.
+  const warm = stage.indexOf(`RUN ${scriptValue('WARM_CACHE')}`);
+  assert.ok(warm > stage.lastIndexOf(user) && warm < stage.indexOf(entrypoint), 'the cache warm-up runs after USER, before ENTRYPOINT');
   assert.ok(stage.some((l) => /^ENV .*KBC_DATADIR=\/data\b/.test(l)), 'KBC_DATADIR=/data');
   const target = JSON.parse(scriptValue('ENTRYPOINT')) as string[];
   assert.equal(target[1], '/app/dist/cli.js');

@@ -1,0 +1,52 @@
+/**
+ * The extractor behind the command (src/cli.ts): heap settings, then one run of the component.
+ * The build bundles this file and all it imports into one module (scripts/bundle.ts). Importing
+ * it starts nothing: `cli.js --fill-compile-cache` loads it without running, and so would a
+ * worker thread that loads the bundle.
+ */
+import v8 from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { runComponent } from './component/run.ts';
+
+/**
+ * V8 heap settings, applied by the command itself so that `node dist/cli.js`, the npm bin and the
+ * image behave alike (no NODE_OPTIONS, no re-spawn). Only flags that V8 reads again while running
+ * can be set this way; both below were measured to take effect when set at run time
+ * (`--max-semi-space-size`, read once when the heap is created, does not).
+ *
+ * The extractor's live heap is small and flat (one page, one batch, one row at a time: 20–30 MB);
+ * what V8 lets accumulate around it is what the RSS shows. Set EX_GENERIC_HEAP_TUNING=0 to run
+ * with V8's defaults.
+ *
+ * - Young generation: V8 grows the two semi-spaces up to 2 × 64 MiB under our allocation rate,
+ *   RSS that holds nothing but garbage. `--semi-space-growth-factor` is read at every growth:
+ *   after each GC we stop the growth (factor 1) once both semi-spaces together reach
+ *   YOUNG_CAP_BYTES — the young generation of V8's former default `--max-semi-space-size=16` —
+ *   and allow it again (factor 2, the default) should V8 ever shrink them.
+ * - Old generation: V8 lets it grow up to about 4 × the live size before the next full GC. With
+ *   a small live heap that headroom fills with short-lived large objects (each response body is
+ *   one ~200 KB string that a scavenge may happen to promote), 50 MB and more at 1M records.
+ *   `--heap-growing-percent` is read whenever the next limit is computed.
+ */
+const YOUNG_CAP_BYTES = 32 * 1024 * 1024;
+const HEAP_GROWING_PERCENT = 25;
+
+function tuneHeap(): void {
+  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  let growing = true;
+  const check = (): void => {
+    const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    if (young === undefined) return;
+    const full = young.space_size >= YOUNG_CAP_BYTES;
+    if (full !== growing) return;
+    v8.setFlagsFromString(full ? '--semi-space-growth-factor=1' : '--semi-space-growth-factor=2');
+    growing = !full;
+  };
+  new PerformanceObserver(check).observe({ entryTypes: ['gc'] });
+}
+
+/** One run with the command's heap settings; resolves to the exit code. */
+export async function main(): Promise<number> {
+  if (process.env['EX_GENERIC_HEAP_TUNING'] !== '0') tuneHeap();
+  return runComponent();
+}

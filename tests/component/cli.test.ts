@@ -1,0 +1,91 @@
+/**
+ * The built command (`dist/cli.js` → the bundle `dist/extractor.js`, scripts/bundle.ts): what a
+ * run loads. Start-up cost is mostly module loading, so these checks keep the heavy parts out of
+ * a plain run: one bundle file, ssh2 only when `sshProxy` is configured, no ajv compiler; and the
+ * compile cache that the image fills at build time is the one a run uses.
+ * `npm test` builds dist/ first (pretest).
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { makeDataDir } from '../helpers/dataDir.ts';
+import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const BUNDLE = path.join(ROOT, 'dist', 'extractor.js');
+
+let api: TestServer;
+before(async () => {
+  api = await startServer((_req, res) => json(res, 200, { items: [{ id: 1 }] }));
+});
+after(() => api.close());
+
+test('dist/extractor.js is one bundle: no relative imports, ssh2 only as a dynamic import', () => {
+  assert.ok(fs.existsSync(BUNDLE), `${BUNDLE} is missing: run npm run build`);
+  const code = fs.readFileSync(BUNDLE, 'utf8');
+  assert.doesNotMatch(code, /\bfrom\s*["']\.\.?\//, 'a static import of another dist/ file');
+  assert.doesNotMatch(code, /\bfrom\s*["']ssh2["']/, 'a static import of ssh2');
+  assert.match(code, /\bimport\(\s*["']ssh2["']\s*\)/, 'ssh2 imported when a tunnel opens');
+});
+
+test('a plain run loads the bundle and no ssh2, ajv compiler or other module file', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cli-'));
+  // Records every module file the run loads (builtins are not files).
+  const hook = path.join(tmp, 'hook.mjs');
+  const list = path.join(tmp, 'loaded.txt');
+  fs.writeFileSync(
+    hook,
+    `import { registerHooks } from 'node:module';
+import fs from 'node:fs';
+registerHooks({ load(url, context, next) { if (url.startsWith('file:')) fs.appendFileSync(${JSON.stringify(list)}, url + '\\n'); return next(url, context); } });
+`,
+  );
+  const dir = makeDataDir({ parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } } });
+  try {
+    // Asynchronous: the API answering the run lives in this process.
+    const run = await promisify(execFile)(process.execPath, ['--import', hook, CLI], { env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir }, encoding: 'utf8' });
+    assert.equal(run.stderr, '');
+    const loaded = fs.readFileSync(list, 'utf8').trim().split('\n').map((u) => path.relative(ROOT, new URL(u).pathname));
+    assert.deepEqual(loaded, ['dist/cli.js', 'dist/extractor.js']);
+    assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--fill-compile-cache loads the extractor without running it, and a run then uses that cache', async () => {
+  // The image's /tmp: the cache lives under os.tmpdir().
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cache-'));
+  const dir = makeDataDir({ parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } } });
+  const env = { PATH: process.env['PATH'] ?? '', TMPDIR: tmp };
+  try {
+    const fill = await promisify(execFile)(process.execPath, [CLI, '--fill-compile-cache'], { env, encoding: 'utf8' });
+    assert.equal(fill.stdout + fill.stderr, '');
+    assert.ok(fs.readdirSync(path.join(tmp, 'node-compile-cache'), { recursive: true }).length > 1, 'a cache entry was written');
+    // Node reports on its compile cache with NODE_DEBUG_NATIVE; a rejected cache (other V8 flags at load) would be rebuilt.
+    const run = await promisify(execFile)(process.execPath, [CLI], { env: { ...env, KBC_DATADIR: dir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, encoding: 'utf8' });
+    assert.match(run.stderr, /code cache for ESM file:\S+\/dist\/extractor\.js was accepted/);
+    assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a cache folder that cannot be created does not stop the run (Node alone would loop creating it)', { skip: !fs.existsSync('/proc/self') }, async () => {
+  const dir = makeDataDir({ parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } } });
+  try {
+    // mkdir under /proc fails with ENOENT, which Node 24.21's recursive mkdir retries forever.
+    const run = await promisify(execFile)(process.execPath, [CLI], { env: { PATH: process.env['PATH'] ?? '', TMPDIR: '/proc/ex-generic-no-such-dir', KBC_DATADIR: dir }, encoding: 'utf8', timeout: 20_000 });
+    assert.match(run.stdout, /Extractor finished successfully/);
+    assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
