@@ -9,9 +9,9 @@
  *
  * - ssh2 stays outside: it has an optional native part, and src/ssh imports it only when a run
  *   configures `sshProxy`; the bundle resolves it from node_modules like dist/ did.
- * - `import.meta.url` keeps meaning "this module's file in dist/" inside the bundle, so that a
- *   module starting itself as a worker thread (`new Worker(new URL(import.meta.url))`) still
- *   starts its own small module graph, not the whole bundle.
+ * - Inside the bundle, `import.meta` of every module is the bundle's: a module of ours that
+ *   locates files from its own place would silently look in the wrong folder, so the build
+ *   refuses one (none needs it today).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,20 +21,17 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST = path.join(ROOT, 'dist');
 export const ENTRY = path.join(DIST, 'extractor.js');
 
-/** Rewrites `import.meta.url` in each module of dist/ to the URL of that module's own file. */
-const ownImportMetaUrl: Plugin = {
-  name: 'own-import-meta-url',
+/** Refuses a module of dist/ that reads its own `import.meta` (it would get the bundle's). */
+const noOwnImportMeta: Plugin = {
+  name: 'no-own-import-meta',
   setup(b) {
     b.onLoad({ filter: /\.js$/ }, (args) => {
       if (!args.path.startsWith(DIST + path.sep)) return undefined;
       const source = fs.readFileSync(args.path, 'utf8');
-      if (/import\.meta\.(dirname|filename)/.test(source)) {
-        throw new Error(`${path.relative(ROOT, args.path)}: import.meta.dirname/filename would point at the bundle; use import.meta.url`);
+      if (/import\.meta\.(url|dirname|filename)/.test(source)) {
+        throw new Error(`${path.relative(ROOT, args.path)}: import.meta would point at the bundle (dist/extractor.js), not at this module`);
       }
-      if (!source.includes('import.meta.url')) return { contents: source, loader: 'js' };
-      // The bundle is dist/extractor.js, so the module's path relative to dist/ resolves from it.
-      const own = `new URL(${JSON.stringify('./' + path.relative(DIST, args.path).split(path.sep).join('/'))}, import.meta.url).href`;
-      return { contents: source.replaceAll('import.meta.url', own), loader: 'js' };
+      return { contents: source, loader: 'js' };
     });
   },
 };
@@ -50,7 +47,7 @@ export async function bundle(): Promise<void> {
     format: 'esm',
     target: 'node24',
     external: ['ssh2'],
-    plugins: [ownImportMetaUrl],
+    plugins: [noOwnImportMeta],
     // The CommonJS dependencies (winston's tree) call require(); an ES module has none.
     banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
     logLevel: 'warning',

@@ -1,8 +1,7 @@
 /**
  * The extractor behind the command (src/cli.ts): heap settings, then one run of the component.
  * The build bundles this file and all it imports into one module (scripts/bundle.ts). Importing
- * it starts nothing: `cli.js --fill-compile-cache` loads it without running, and so would a
- * worker thread that loads the bundle.
+ * it starts nothing: `cli.js --fill-compile-cache` loads it without running it.
  */
 import v8 from 'node:v8';
 import { PerformanceObserver } from 'node:perf_hooks';
