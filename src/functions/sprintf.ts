@@ -4,6 +4,7 @@
  */
 import type { Value } from '../json/value.ts';
 import { bytesToPhpString, phpBytes, valueDouble, valueLong, valueString } from './convert.ts';
+import { binaryParts } from '../json/numbers.ts';
 
 const FLOAT_PRECISION = 6;
 const MAX_FLOAT_PRECISION = 53;
@@ -14,18 +15,7 @@ const INT_MAX = 2147483647;
 
 /** `x` (finite, > 0) as the exact fraction num / den. */
 function fraction(x: number): { num: bigint; den: bigint } {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, x);
-  const hi = view.getUint32(0);
-  const lo = view.getUint32(4);
-  const biased = (hi >>> 20) & 0x7ff;
-  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  let e2: number;
-  if (biased === 0) e2 = -1074;
-  else {
-    mant |= 1n << 52n;
-    e2 = biased - 1075;
-  }
+  const { mant, e2 } = binaryParts(x);
   return e2 >= 0 ? { num: mant << BigInt(e2), den: 1n } : { num: mant, den: 1n << BigInt(-e2) };
 }
 

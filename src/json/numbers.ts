@@ -35,21 +35,20 @@ function parseJsNumber(s: string): Decimal {
   return { digits: all.slice(0, end), exp: exp10 + intLen - lead - 1 };
 }
 
-/** Exact decimal expansion of a positive finite double. */
-function exactDecimal(x: number): Decimal {
+/** A positive finite double as exactly `mant × 2^e2` (integer mantissa, subnormals included). */
+export function binaryParts(x: number): { mant: bigint; e2: number } {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, x);
   const hi = view.getUint32(0);
   const lo = view.getUint32(4);
   const biased = (hi >>> 20) & 0x7ff;
-  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  let e2: number;
-  if (biased === 0) {
-    e2 = -1074;
-  } else {
-    mant |= 1n << 52n;
-    e2 = biased - 1075;
-  }
+  const mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  return biased === 0 ? { mant, e2: -1074 } : { mant: mant | (1n << 52n), e2: biased - 1075 };
+}
+
+/** Exact decimal expansion of a positive finite double. */
+function exactDecimal(x: number): Decimal {
+  const { mant, e2 } = binaryParts(x);
   let s: string;
   let pointPos: number;
   if (e2 >= 0) {
