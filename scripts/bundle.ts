@@ -11,7 +11,8 @@
  *   configures `sshProxy`; the bundle resolves it from node_modules like dist/ did.
  * - Inside the bundle, `import.meta` of every module is the bundle's: a module of ours that
  *   locates files from its own place would silently look in the wrong folder, so the build
- *   refuses one (none needs it today).
+ *   refuses one. The entry itself is the exception: its place is the bundle's (it names itself
+ *   as the script of the output worker).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,7 +27,7 @@ const noOwnImportMeta: Plugin = {
   name: 'no-own-import-meta',
   setup(b) {
     b.onLoad({ filter: /\.js$/ }, (args) => {
-      if (!args.path.startsWith(DIST + path.sep)) return undefined;
+      if (!args.path.startsWith(DIST + path.sep) || args.path === ENTRY) return undefined;
       const source = fs.readFileSync(args.path, 'utf8');
       if (/import\.meta\.(url|dirname|filename)/.test(source)) {
         throw new Error(`${path.relative(ROOT, args.path)}: import.meta would point at the bundle (dist/extractor.js), not at this module`);

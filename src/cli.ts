@@ -9,6 +9,8 @@
  *
  * `--fill-compile-cache` loads the extractor without running it: the image build uses it so that
  * every job's fresh container starts with a filled cache.
+ *
+ * Loaded in a worker thread, it is the automatic parser's output worker (src/extractor.ts).
  */
 import fs from 'node:fs';
 import module from 'node:module';
@@ -37,5 +39,9 @@ try {
 } catch {
   // No usable cache directory: run without the cache.
 }
-const { main } = await import('./extractor.ts');
-if (process.argv[2] !== '--fill-compile-cache') process.exitCode = await main();
+const { main, setOutputWorkerScript } = await import('./extractor.ts');
+// In a worker thread, importing the extractor has started the output worker (src/extractor.ts).
+if (process.getBuiltinModule('node:worker_threads').isMainThread && process.argv[2] !== '--fill-compile-cache') {
+  setOutputWorkerScript(new URL(import.meta.url));
+  process.exitCode = await main();
+}

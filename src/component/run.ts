@@ -15,6 +15,7 @@ import { phpString } from '../json/numbers.ts';
 import { isEmpty, member, PhpArray, truthy, type Value } from '../json/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
+import { outputWorkerMode } from '../mapping/auto/outputWorkerClient.ts';
 import { JobRunner, compatLevelOf } from '../jobs/runner.ts';
 import { concurrencyOf } from '../jobs/concurrency.ts';
 import { OutputStaging } from '../output/staging.ts';
@@ -215,6 +216,7 @@ async function runConfiguration(configuration: Configuration, run: Configuration
       spoolDir: run.staging.spoolDir,
       logger,
       ...(run.previousParser ? { inherit: run.previousParser } : {}),
+      outputWorker: outputWorkerMode(run.env),
     });
     run.parsers.push(parser);
     const sink = run.staging.sink(bucket);

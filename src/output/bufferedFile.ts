@@ -79,6 +79,22 @@ export class BufferedFile {
     this.used = p;
   }
 
+  /** Appends the bytes of another file. */
+  appendFile(path: string): void {
+    this.flush();
+    const buf = this.room(0)!;
+    const fd = fs.openSync(path, 'r');
+    try {
+      for (;;) {
+        const n = fs.readSync(fd, buf, 0, buf.length, null);
+        if (n === 0) break;
+        writeAll(this.fd, buf.subarray(0, n));
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
   /** The buffer with at least `bytes` free (written out first if needed), or undefined when it never can. */
   private room(bytes: number): Buffer | undefined {
     let buf = this.buf;

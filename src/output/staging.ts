@@ -24,6 +24,11 @@ class StagedTable implements TableWriter {
     this.rows++;
     this.file.writeRow(cells);
   }
+
+  writeRendered(file: string, rows: number): void {
+    this.rows += rows;
+    this.file.appendFile(file);
+  }
 }
 
 /**

@@ -2,8 +2,24 @@
  * Where the mapping stage hands finished rows. Rows are rendered cells (see csv.ts);
  * the sink streams them to a staging file, so no table is held in memory.
  */
+import { renderedRows } from './renderedRows.ts';
+
 export interface TableWriter {
   write(cells: readonly string[]): void;
+  /**
+   * Appends `rows` records already rendered in this dialect: the bytes of `file` (no header
+   * line). Writers without it get the records one by one (`appendRendered`).
+   */
+  writeRendered?(file: string, rows: number): void;
+}
+
+/** Appends the rendered records of `file` to `writer`. */
+export function appendRendered(writer: TableWriter, file: string, rows: number): void {
+  if (writer.writeRendered) {
+    writer.writeRendered(file, rows);
+    return;
+  }
+  for (const cells of renderedRows(file)) writer.write(cells);
 }
 
 export interface TableSink {

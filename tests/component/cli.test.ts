@@ -89,3 +89,37 @@ test('a cache folder that cannot be created does not stop the run (Node alone wo
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the output worker of the built command: same tables; a failed run leaves nothing behind', async () => {
+  // Pages of 2 records: offset 0 and 2 answer, offset 4 answers 404 only for the failing run.
+  const server = await startServer((req, res) => {
+    const offset = Number(new URL(req.target, 'http://x').searchParams.get('offset'));
+    if (offset >= 4 && req.target.includes('fail=1')) return json(res, 404, { error: 'gone' });
+    json(res, 200, { items: offset >= 4 ? [] : [{ id: offset, tags: ['a', 'b'] }, { id: offset + 1, x: { y: 1.5 } }] });
+  });
+  const config = (fail: boolean): unknown => ({
+    parameters: {
+      api: { baseUrl: `${server.url}/`, pagination: { method: 'offset', limit: 2 } },
+      config: { debug: true, outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items', ...(fail ? { params: { fail: 1 } } : {}) }] },
+    },
+  });
+  const dirs = [makeDataDir(config(false)), makeDataDir(config(false)), makeDataDir(config(true))];
+  const run = (dir: string, mode: string) =>
+    promisify(execFile)(process.execPath, [CLI], { env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir, EX_GENERIC_OUTPUT_WORKER: mode }, encoding: 'utf8' });
+  const tables = (dir: string): Record<string, string> =>
+    Object.fromEntries(fs.readdirSync(path.join(dir, 'out', 'tables')).map((f) => [f, fs.readFileSync(path.join(dir, 'out', 'tables', f), 'latin1')]));
+  try {
+    const withWorker = await run(dirs[0]!, 'always');
+    assert.match(withWorker.stdout, /Tables written by the output worker \(one pass over the batches\)\./);
+    const without = await run(dirs[1]!, 'off');
+    assert.doesNotMatch(without.stdout, /output worker/);
+    assert.deepEqual(tables(dirs[0]!), tables(dirs[1]!));
+    assert.deepEqual(Object.keys(tables(dirs[0]!)).sort(), ['b.items', 'b.items.manifest', 'b.items_tags', 'b.items_tags.manifest']);
+
+    await assert.rejects(run(dirs[2]!, 'always'), (e: { code?: number }) => e.code === 1);
+    assert.deepEqual(fs.readdirSync(path.join(dirs[2]!, 'out')), [], 'no tables, no state, no staging folder');
+  } finally {
+    await server.close();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

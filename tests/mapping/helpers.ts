@@ -12,6 +12,7 @@ import { phpString } from '../../src/json/numbers.ts';
 import { csvLine } from '../../src/output/csv.ts';
 import type { TableSink, TableWriter } from '../../src/output/tableSink.ts';
 import { createAutoParser, effectiveCompatLevel, type AutoParser } from '../../src/mapping/auto/index.ts';
+import type { OutputWorkerMode } from '../../src/mapping/auto/outputWorkerClient.ts';
 import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
 import { lookupStrict, NOT_FOUND } from '../../src/jobs/lookup.ts';
 import { extractRecords as extractFromResponse } from '../../src/jobs/records.ts';
@@ -112,7 +113,7 @@ export interface RunResult {
 }
 
 /** Runs an example's jobs (no pagination) through the automatic parser. */
-export async function runExample(name: string): Promise<RunResult> {
+export async function runExample(name: string, options: { outputWorker?: OutputWorkerMode } = {}): Promise<RunResult> {
   const dir = fs.readdirSync(EXAMPLES).find((d) => d.startsWith(name + '-'))!;
   const exampleDir = path.join(EXAMPLES, dir);
   const config = readConfig(exampleDir);
@@ -127,7 +128,7 @@ export async function runExample(name: string): Promise<RunResult> {
   const state = fs.existsSync(statePath) ? decodeJson(fs.readFileSync(statePath, 'utf8'), 'config') : undefined;
   const logger = testLogger();
   const spoolDir = tmpSpoolDir();
-  const parser = createAutoParser({ state, compatLevel: cfg.get('compatLevel'), spoolDir, logger });
+  const parser = createAutoParser({ state, compatLevel: cfg.get('compatLevel'), spoolDir, logger, ...options });
   const compat = effectiveCompatLevel(cfg.get('compatLevel'));
   const userData = cfg.get('userData');
 

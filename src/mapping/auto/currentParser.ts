@@ -10,6 +10,7 @@ import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { safe } from '../names.ts';
 import { SNode, Structure, StructureError, currentStructureVersion } from './structure.ts';
+import { type Pause, SLICE_RECORDS } from './pause.ts';
 
 export const PARSE_ERROR_PREFIX = 'Error parsing response JSON: ';
 
@@ -133,6 +134,21 @@ export class CurrentOutput {
     checkParentValues(pc);
     const row = dt?.items;
     return (records) => this.emitList(records, row, dataType, pc);
+  }
+
+  /**
+   * Output of one queued batch whose records are decoded as they are consumed, in slices of
+   * records with a pause between them (a long batch would otherwise hold the thread).
+   */
+  async writeStreamed(batch: RecordStream & { dataType: string; parentColumns: Map<string, Value> }, pause: Pause): Promise<void> {
+    const write = this.batchWriter(batch.dataType, batch.parentColumns);
+    let left = batch.count;
+    do {
+      const n = Math.min(left, SLICE_RECORDS);
+      write(n === batch.count ? batch : { count: n, next: batch.next });
+      left -= n;
+      await pause.maybe();
+    } while (left > 0);
   }
 
   private tableName(clean: string): string {

@@ -6,9 +6,15 @@
  */
 import { type Value, isEmpty, isMap, PhpFloat } from '../../json/value.ts';
 import type { TableSink } from '../../output/tableSink.ts';
-import { Spool } from './spool.ts';
-import { Structure } from './structure.ts';
+import { Spool, type SpoolOptions } from './spool.ts';
+import { Structure, currentStructureVersion } from './structure.ts';
 import { CurrentOutput, analyzeCurrent } from './currentParser.ts';
+import { Pause } from './pause.ts';
+import { OutputWorkerClient, type OutputWorkerMode } from './outputWorkerClient.ts';
+import type { WorkerReply } from './outputWorker.ts';
+import { ApplicationError } from '../../errors/ApplicationError.ts';
+import { UserError } from '../../errors/UserError.ts';
+import { appendRendered } from '../../output/tableSink.ts';
 import { LegacyOutput, LegacyStructure, looselyNull } from './legacyParser.ts';
 
 import type { ParentColumns } from '../recordSink.ts';
@@ -49,28 +55,8 @@ export interface AutoParserOptions {
   logger: AutoParserLogger;
   /** The parser of an earlier configuration of this run: its structure is carried over (04 §8). */
   inherit?: AutoParser;
-}
-
-/** Records of one batch written between two pauses of the output phase. */
-const SLICE_RECORDS = 1000;
-/** The output phase returns to the event loop after this much synchronous work. */
-const PAUSE_AFTER_MS = 10;
-
-/**
- * A pause of the output phase. A long synchronous output phase starves the event loop, and with
- * it the tasks V8 runs on the main thread for its garbage collection (the minor-GC task, the
- * finalization of incremental marking): measured on 1M records, old-generation garbage climbed
- * to ~90 MB before each full GC instead of ~40 MB, and the peak RSS with it.
- */
-class Pause {
-  private last = performance.now();
-
-  async maybe(): Promise<void> {
-    const now = performance.now();
-    if (now - this.last < PAUSE_AFTER_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    this.last = performance.now();
-  }
+  /** Whether the output phase may run on a worker thread (current mode only); default `off`. */
+  outputWorker?: OutputWorkerMode;
 }
 
 const NUMERIC_PREFIX = /^[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/;
@@ -103,8 +89,8 @@ abstract class SpooledAutoParser {
   protected readonly logger: AutoParserLogger;
   protected readonly warn: (msg: string) => void;
 
-  constructor(spoolDir: string, logger: AutoParserLogger) {
-    this.spool = new Spool(spoolDir);
+  constructor(spoolDir: string, logger: AutoParserLogger, spoolOptions: SpoolOptions = {}) {
+    this.spool = new Spool(spoolDir, spoolOptions);
     this.logger = logger;
     this.warn = (msg) => logger.warning(msg);
   }
@@ -129,9 +115,48 @@ abstract class SpooledAutoParser {
   }
 }
 
+/** An error the output worker reported, as the class the main thread would have thrown. */
+function errorFromWorker(e: Extract<WorkerReply, { type: 'failed' }>['error']): Error {
+  if (e.kind === 'user') return new UserError(e.message, e.configPath !== undefined ? { configPath: e.configPath } : {});
+  if (e.kind === 'application') return new ApplicationError(e.message);
+  const err = new Error(e.message);
+  err.name = e.name;
+  if (e.stack !== undefined) err.stack = e.stack;
+  return err;
+}
+
 class CurrentAutoParser extends SpooledAutoParser implements AutoParser {
   readonly mode = 'current' as const;
-  readonly structure = new Structure();
+  /** Replaced by the output worker's structure, which has the output phase's registrations. */
+  structure = new Structure();
+  private readonly spoolDir: string;
+  private worker: OutputWorkerClient | undefined;
+  /** The structure changed since the worker last received it. */
+  private changed = true;
+
+  constructor(spoolDir: string, logger: AutoParserLogger, workerMode: OutputWorkerMode) {
+    const spoolOptions: SpoolOptions = { flushEachBatch: workerMode === 'always' };
+    super(spoolDir, logger, spoolOptions);
+    if (workerMode !== 'off') spoolOptions.onFlush = (bytes) => this.spoolFlushed(bytes);
+    this.spoolDir = spoolDir;
+  }
+
+  /** Starts the worker at the first write of the spool file, then keeps it informed. */
+  private spoolFlushed(bytes: number): void {
+    if (this.worker === undefined) {
+      const file = this.spool.path;
+      if (file === undefined) return;
+      this.worker = OutputWorkerClient.start(file, this.spoolDir, (why) => this.logger.debug(`Tables are written without an output worker: ${why}`));
+      if (this.worker === undefined) return;
+    }
+    this.worker.notify(bytes, this.takeSnapshot());
+  }
+
+  private takeSnapshot(): ReturnType<Structure['snapshot']> | undefined {
+    if (!this.changed) return undefined;
+    this.changed = false;
+    return this.structure.snapshot();
+  }
 
   // §4.2 step 1: no records, or exactly one null.
   protected ignores(records: Value[]): boolean {
@@ -139,24 +164,36 @@ class CurrentAutoParser extends SpooledAutoParser implements AutoParser {
   }
 
   protected analyze(records: Value[], dataType: string): void {
+    const before = currentStructureVersion();
     analyzeCurrent(this.structure, records, dataType, this.warn);
+    if (currentStructureVersion() !== before) this.changed = true;
   }
 
   async writeTables(sink: TableSink): Promise<void> {
+    if (this.worker !== undefined) {
+      this.spool.flush();
+      const reply = await this.worker.finish(this.spool.written, this.takeSnapshot());
+      if (reply !== undefined) {
+        // In the order the output opened them, as the output itself would have (names checked,
+        // header conflicts found in that order).
+        for (const t of reply.tables) appendRendered(sink.open(t.name, t.header), t.file, t.rows);
+        if (reply.type === 'failed') throw errorFromWorker(reply.error);
+        this.structure = Structure.fromSnapshot(reply.structure);
+        this.logger.debug(`Tables written by the output worker (${reply.passes === 1 ? 'one pass' : `${reply.passes} passes`} over the batches).`);
+        return;
+      }
+      this.logger.debug(`Tables are written without the output worker: ${this.worker.failure ?? 'no answer'}`);
+    }
     // The spool decodes a fresh copy of every record for this output alone.
     const out = new CurrentOutput(this.structure, sink, true);
     const pause = new Pause();
-    for (const b of this.spool.streams()) {
-      // Long batches are written in slices of records, with a pause between slices.
-      const write = out.batchWriter(b.dataType, b.parentColumns);
-      let left = b.count;
-      do {
-        const n = Math.min(left, SLICE_RECORDS);
-        write(n === b.count ? b : { count: n, next: b.next });
-        left -= n;
-        await pause.maybe();
-      } while (left > 0);
-    }
+    for (const b of this.spool.streams()) await out.writeStreamed(b, pause);
+  }
+
+  override close(): void {
+    this.worker?.close();
+    this.worker = undefined;
+    super.close();
   }
 
   stateEntries(): { struct: Value; version: number } {
@@ -205,6 +242,7 @@ export function createAutoParser(options: AutoParserOptions): AutoParser {
     version = options.state.get('json_parser.structVersion');
   }
   const { logger, spoolDir } = options;
+  const workerMode = options.outputWorker ?? 'off';
   if (!isEmpty(struct) && !isEmpty(version)) {
     if (version === 2 || version === 2n) {
       logger.warning('Using legacy JSON parser, because it is in configuration state.');
@@ -213,7 +251,7 @@ export function createAutoParser(options: AutoParserOptions): AutoParser {
       return parser;
     }
     if (level <= 1) logger.warning('Ignored request for legacy JSON parser, because configuration is already upgraded.');
-    const parser = new CurrentAutoParser(spoolDir, logger);
+    const parser = new CurrentAutoParser(spoolDir, logger, workerMode);
     parser.structure.load(struct);
     return parser;
   }
@@ -221,5 +259,5 @@ export function createAutoParser(options: AutoParserOptions): AutoParser {
     logger.warning('Using legacy JSON parser, because it has been explicitly requested.');
     return new LegacyAutoParser(spoolDir, logger);
   }
-  return new CurrentAutoParser(spoolDir, logger);
+  return new CurrentAutoParser(spoolDir, logger, workerMode);
 }

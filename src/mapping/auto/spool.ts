@@ -355,6 +355,19 @@ function decodeHeader(dec: ValueDecoder): { dataType: string; parentColumns: Map
   return { dataType, parentColumns, count: dec.u32() };
 }
 
+/** The batch of the frame at `dec`, its records decoded as they are consumed. */
+export function streamOf(dec: ValueDecoder): StreamedBatch {
+  const header = decodeHeader(dec);
+  let left = header.count;
+  return {
+    ...header,
+    next: () => {
+      if (left-- <= 0) throw new Error('spool: no more records in this batch');
+      return dec.value();
+    },
+  };
+}
+
 function decodeBatch(dec: ValueDecoder): SpooledBatch {
   const { dataType, parentColumns, count } = decodeHeader(dec);
   const records: Value[] = new Array(count);
@@ -364,17 +377,92 @@ function decodeBatch(dec: ValueDecoder): SpooledBatch {
 
 let spoolCounter = 0;
 
+/**
+ * Reads the frames of a spool file from its start, up to `limit` bytes: the end of the frames
+ * flushed so far, which may grow while the writer goes on (`extend`). One decoder serves all
+ * frames, in order, because map keys are numbered across frames.
+ */
+export class SpoolReader {
+  private readonly fd: number;
+  private buf = Buffer.allocUnsafe(READ_CHUNK);
+  private have = 0; // valid bytes in buf
+  private start = 0; // first unconsumed byte in buf
+  private filePos = 0;
+  private limit = 0;
+  private dec = new ValueDecoder(this.buf);
+
+  constructor(fd: number) {
+    this.fd = fd;
+  }
+
+  /** Bytes of the file that hold complete frames (never less than before). */
+  extend(limit: number): void {
+    if (limit > this.limit) this.limit = limit;
+  }
+
+  /** Back to the first frame, with a fresh key table. */
+  rewind(): void {
+    this.have = 0;
+    this.start = 0;
+    this.filePos = 0;
+    this.dec = new ValueDecoder(this.buf);
+  }
+
+  /** The next frame: a decoder at its payload, valid until the next call; undefined at `limit`. */
+  next(): ValueDecoder | undefined {
+    if (!this.fill(4)) return undefined;
+    const len = this.buf.readUInt32LE(this.start);
+    if (!this.fill(4 + len)) throw new Error('spool: truncated file');
+    const dec = this.dec;
+    dec.buf = this.buf;
+    dec.pos = this.start + 4;
+    this.start += 4 + len;
+    return dec;
+  }
+
+  /** Makes `need` bytes available from `start`; false when the limit comes first. */
+  private fill(need: number): boolean {
+    if (this.have - this.start >= need) return true;
+    if (this.start > 0) {
+      this.buf.copy(this.buf, 0, this.start, this.have);
+      this.have -= this.start;
+      this.start = 0;
+    }
+    if (need > this.buf.length) {
+      const next = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
+      this.buf.copy(next, 0, 0, this.have);
+      this.buf = next;
+    }
+    while (this.have < need && this.filePos < this.limit) {
+      const n = fs.readSync(this.fd, this.buf, this.have, Math.min(this.buf.length - this.have, this.limit - this.filePos), this.filePos);
+      if (n <= 0) break;
+      this.have += n;
+      this.filePos += n;
+    }
+    return this.have - this.start >= need;
+  }
+}
+
+export interface SpoolOptions {
+  /** Write every batch to the file at once instead of collecting a MiB first. */
+  flushEachBatch?: boolean;
+  /** Called after each write to the file with the file's length (always at a frame boundary). */
+  onFlush?: (bytes: number) => void;
+}
+
 /** Append-only batch spool with sequential read-back. */
 export class Spool {
   private readonly dir: string;
+  private readonly options: SpoolOptions;
   private readonly enc = new ValueEncoder(1024 * 1024);
   private file: string | undefined;
   private fd: number | undefined;
-  private written = 0;
+  private fileBytes = 0;
   private count = 0;
 
-  constructor(dir: string) {
+  constructor(dir: string, options: SpoolOptions = {}) {
     this.dir = dir;
+    this.options = options;
   }
 
   /** Number of batches appended. */
@@ -382,13 +470,24 @@ export class Spool {
     return this.count;
   }
 
+  /** Bytes written to the file so far (complete frames). */
+  get written(): number {
+    return this.fileBytes;
+  }
+
+  /** The spool file, once something was written to it. */
+  get path(): string | undefined {
+    return this.file;
+  }
+
   append(batch: SpooledBatch): void {
     encodeBatch(this.enc, batch);
     this.count++;
-    if (this.enc.pos >= FLUSH_AT) this.flush();
+    if (this.enc.pos >= FLUSH_AT || this.options.flushEachBatch) this.flush();
   }
 
-  private flush(): void {
+  /** Writes the batches collected in memory to the file (creating it). */
+  flush(): void {
     if (this.enc.pos === 0) return;
     if (this.fd === undefined) {
       fs.mkdirSync(this.dir, { recursive: true });
@@ -397,12 +496,13 @@ export class Spool {
     }
     let off = 0;
     while (off < this.enc.pos) {
-      off += fs.writeSync(this.fd, this.enc.buf, off, this.enc.pos - off, this.written + off);
+      off += fs.writeSync(this.fd, this.enc.buf, off, this.enc.pos - off, this.fileBytes + off);
     }
-    this.written += this.enc.pos;
+    this.fileBytes += this.enc.pos;
     this.enc.pos = 0;
     // Do not keep a huge buffer around after an exceptionally large batch.
     if (this.enc.buf.length > 4 * FLUSH_AT) this.enc.buf = Buffer.allocUnsafe(1024 * 1024);
+    this.options.onFlush?.(this.fileBytes);
   }
 
   /** Streams the batches back in arrival order. Appending while iterating is not supported. */
@@ -416,17 +516,7 @@ export class Spool {
    * generation) as long as its whole batch. Records not consumed are skipped.
    */
   *streams(): Generator<StreamedBatch> {
-    for (const dec of this.frames()) {
-      const header = decodeHeader(dec);
-      let left = header.count;
-      yield {
-        ...header,
-        next: () => {
-          if (left-- <= 0) throw new Error('spool: no more records in this batch');
-          return dec.value();
-        },
-      };
-    }
+    for (const dec of this.frames()) yield streamOf(dec);
   }
 
   /** The frames in order: a decoder positioned at each frame's payload, valid until the next one. */
@@ -447,43 +537,9 @@ export class Spool {
       return;
     }
     this.flush();
-    const fd = this.fd;
-    const total = this.written;
-    let buf = Buffer.allocUnsafe(READ_CHUNK);
-    let have = 0; // valid bytes in buf
-    let start = 0; // first unconsumed byte in buf
-    let filePos = 0;
-    const dec = new ValueDecoder(buf);
-    const fill = (need: number): boolean => {
-      // Make `need` bytes available from `start`.
-      if (have - start >= need) return true;
-      if (start > 0) {
-        buf.copy(buf, 0, start, have);
-        have -= start;
-        start = 0;
-      }
-      if (need > buf.length) {
-        const next = Buffer.allocUnsafe(Math.max(need, buf.length * 2));
-        buf.copy(next, 0, 0, have);
-        buf = next;
-      }
-      while (have < need && filePos < total) {
-        const n = fs.readSync(fd, buf, have, Math.min(buf.length - have, total - filePos), filePos);
-        if (n <= 0) break;
-        have += n;
-        filePos += n;
-      }
-      return have - start >= need;
-    };
-    for (;;) {
-      if (!fill(4)) return;
-      const len = buf.readUInt32LE(start);
-      if (!fill(4 + len)) throw new Error('spool: truncated file');
-      dec.buf = buf;
-      dec.pos = start + 4;
-      start += 4 + len;
-      yield dec;
-    }
+    const reader = new SpoolReader(this.fd);
+    reader.extend(this.fileBytes);
+    for (let dec = reader.next(); dec !== undefined; dec = reader.next()) yield dec;
   }
 
   /** Closes and deletes the spool file. */
@@ -505,6 +561,6 @@ export class Spool {
       this.file = undefined;
     }
     this.enc.pos = 0;
-    this.written = 0;
+    this.fileBytes = 0;
   }
 }

@@ -302,6 +302,29 @@ export class Structure {
   }
 
   // -------------------------------------------------------------------------------------------
+  // Snapshot: an exact copy for another thread (the output worker, outputWorker.ts)
+
+  /** Everything the output phase reads, as plain data (structured-cloneable). */
+  snapshot(): StructureSnapshot {
+    return {
+      root: nodeSnapshot(this.root),
+      aliases: [...this.aliases],
+      registry: [...this.registry].map(([ns, names]) => [ns, [...names]]),
+      naming: this.naming,
+    };
+  }
+
+  /** The structure a snapshot was taken of: same entries in the same order, same registry. */
+  static fromSnapshot(s: StructureSnapshot): Structure {
+    const structure = new Structure();
+    restoreNode(structure.root, s.root);
+    for (const [k, v] of s.aliases) structure.aliases.set(k, v);
+    for (const [ns, names] of s.registry) structure.registry.set(ns, new Set(names));
+    structure.naming = s.naming;
+    return structure;
+  }
+
+  // -------------------------------------------------------------------------------------------
   // State (§8)
 
   toState(): PhpArray {
@@ -330,6 +353,34 @@ export class Structure {
       for (const [k, v] of aliases) this.aliases.set(k, phpString(v));
     }
     this.naming = true;
+  }
+}
+
+/** A node's entries in order: attribute values as strings, children as their own entries. */
+export type NodeSnapshot = [string, string | NodeSnapshot][];
+
+export interface StructureSnapshot {
+  root: NodeSnapshot;
+  aliases: [string, string][];
+  registry: [string, string[]][];
+  naming: boolean;
+}
+
+function nodeSnapshot(node: SNode): NodeSnapshot {
+  const out: NodeSnapshot = [];
+  for (const [k, v] of node.entries) out.push([k, typeof v === 'string' ? v : nodeSnapshot(v)]);
+  return out;
+}
+
+function restoreNode(node: SNode, entries: NodeSnapshot): void {
+  for (const [k, v] of entries) {
+    if (typeof v === 'string') {
+      node.setAttr(k as 'nodeType', v);
+    } else {
+      const child = new SNode();
+      restoreNode(child, v);
+      node.setChild(k, child);
+    }
   }
 }
 

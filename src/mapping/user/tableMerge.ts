@@ -98,7 +98,7 @@ interface ResolvedTable {
   writer: TableWriter;
 }
 
-const DISCARD: TableWriter = { write: () => {} };
+const DISCARD: TableWriter = { write: () => {}, writeRendered: () => {} };
 
 function sameHeader(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;

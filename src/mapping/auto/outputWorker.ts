@@ -1,0 +1,218 @@
+/**
+ * The automatic parser's output phase on a second thread, started while the jobs still run
+ * (worker side; the main side is outputWorkerClient.ts).
+ *
+ * The reference produces rows only after the last batch, because a later batch can still change
+ * the structure (a new column, a type upgrade) and with it every row. The output is a function of
+ * the final structure and the batches in order, nothing else. So the worker renders the spooled
+ * batches as they are flushed, speculatively, with the latest structure the main thread sent; if
+ * no newer structure arrives before the end, that rendering is the output. A newer structure makes
+ * it stale: the worker renders everything again from the start of the spool, once at least as
+ * many bytes arrived under the new structure as before it (so repeated changes cost at most about
+ * twice the data), or at the end. Rows are written to files of the worker's own; the main thread
+ * appends them to the staged tables in the order the tables were opened.
+ *
+ * An error while speculating only makes the rendering stale: with the final structure it either
+ * happens again (and is reported) or it does not.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApplicationError } from '../../errors/ApplicationError.ts';
+import { UserError } from '../../errors/UserError.ts';
+import { BufferedFile } from '../../output/bufferedFile.ts';
+import type { TableSink, TableWriter } from '../../output/tableSink.ts';
+import { CurrentOutput } from './currentParser.ts';
+import { Pause } from './pause.ts';
+import { SpoolReader, streamOf } from './spool.ts';
+import { Structure, type StructureSnapshot } from './structure.ts';
+
+/** `workerData` of an output worker. */
+export interface OutputWorkerData {
+  role: 'auto-output';
+  /** The spool file the main thread appends to. */
+  spoolFile: string;
+  /** An empty folder of the worker's own for its table files. */
+  dir: string;
+}
+
+export function isOutputWorkerData(data: unknown): data is OutputWorkerData {
+  return typeof data === 'object' && data !== null && (data as { role?: unknown }).role === 'auto-output';
+}
+
+/** The spool holds `upTo` bytes of complete frames; `snapshot` = the structure, when it changed. */
+export interface FramesMessage {
+  type: 'frames' | 'finish';
+  upTo: number;
+  snapshot?: StructureSnapshot;
+}
+
+/** A table the worker wrote: rows only, no header line. */
+export interface RenderedTable {
+  name: string;
+  header: string[];
+  file: string;
+  rows: number;
+}
+
+export interface SerializedError {
+  kind: 'user' | 'application' | 'internal';
+  name: string;
+  message: string;
+  configPath?: string;
+  stack?: string;
+}
+
+export type WorkerReply =
+  /** `passes`: how many times the worker started rendering from the first batch. */
+  | { type: 'done'; tables: RenderedTable[]; structure: StructureSnapshot; passes: number }
+  /** The output phase failed with the final structure: the tables opened before the error. */
+  | { type: 'failed'; tables: RenderedTable[]; error: SerializedError };
+
+export function serializeError(e: unknown): SerializedError {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const kind = err instanceof UserError ? 'user' : err instanceof ApplicationError ? 'application' : 'internal';
+  const out: SerializedError = { kind, name: err.name, message: err.message };
+  if (err instanceof UserError && err.configPath !== undefined) out.configPath = err.configPath;
+  if (err.stack !== undefined) out.stack = err.stack;
+  return out;
+}
+
+/** Table files of one rendering, in the order the output opened them. */
+class RenderedTables implements TableSink {
+  readonly tables: RenderedTable[] = [];
+  private readonly files: BufferedFile[] = [];
+  private readonly writers = new Map<string, TableWriter>();
+  private readonly dir: string;
+
+  constructor(dir: string) {
+    this.dir = dir;
+    fs.mkdirSync(dir);
+  }
+
+  open(name: string, header: readonly string[]): TableWriter {
+    const existing = this.writers.get(name);
+    if (existing) return existing;
+    const table: RenderedTable = { name, header: [...header], file: path.join(this.dir, `${this.tables.length}.csv`), rows: 0 };
+    const file = new BufferedFile(table.file);
+    this.tables.push(table);
+    this.files.push(file);
+    const writer: TableWriter = {
+      write(cells) {
+        table.rows++;
+        file.writeRow(cells);
+      },
+    };
+    this.writers.set(name, writer);
+    return writer;
+  }
+
+  close(): void {
+    for (const file of this.files.splice(0)) file.close();
+  }
+
+  discard(): void {
+    this.close();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+interface Rendering {
+  structure: Structure;
+  sink: RenderedTables;
+  out: CurrentOutput;
+  /** The snapshot it renders with. */
+  snapshot: StructureSnapshot;
+}
+
+/** The worker's side: renders what `post` receives, answers the `finish` message through `reply`. */
+export class OutputRenderer {
+  private readonly reader: SpoolReader;
+  private readonly dir: string;
+  private readonly pause = new Pause();
+  private latest: StructureSnapshot | undefined;
+  private rendering: Rendering | undefined;
+  /** The rendering no longer matches the latest structure (or failed while speculating). */
+  private stale = false;
+  /** The snapshot a speculative rendering failed with: not tried again. */
+  private failedWith: StructureSnapshot | undefined;
+  /** Spool bytes when the latest structure arrived. */
+  private changedAt = 0;
+  private available = 0;
+  private generation = 0;
+
+  constructor(data: OutputWorkerData) {
+    this.reader = new SpoolReader(fs.openSync(data.spoolFile, 'r'));
+    this.dir = data.dir;
+  }
+
+  async handle(m: FramesMessage): Promise<WorkerReply | undefined> {
+    if (m.snapshot !== undefined) {
+      this.latest = m.snapshot;
+      this.changedAt = this.available;
+      if (this.rendering) this.stale = true;
+    }
+    this.available = m.upTo;
+    this.reader.extend(m.upTo);
+    if (m.type === 'frames') {
+      if (this.rendering && !this.stale) await this.render(false);
+      else if (this.latest !== this.failedWith && this.available - this.changedAt >= this.changedAt) await this.restart(false);
+      return undefined;
+    }
+    try {
+      if (!this.rendering || this.stale) await this.restart(true);
+      else await this.render(true);
+    } catch (e) {
+      this.rendering?.sink.close();
+      return { type: 'failed', tables: this.rendering?.sink.tables ?? [], error: serializeError(e) };
+    }
+    const r = this.rendering!;
+    r.sink.close();
+    return { type: 'done', tables: r.sink.tables, structure: r.structure.snapshot(), passes: this.generation };
+  }
+
+  /** A new rendering from the first frame, with the latest structure. */
+  private async restart(final: boolean): Promise<void> {
+    this.rendering?.sink.discard();
+    const snapshot = this.latest;
+    if (snapshot === undefined) throw new Error('output worker: no structure received');
+    const structure = Structure.fromSnapshot(snapshot);
+    const sink = new RenderedTables(path.join(this.dir, String(this.generation++)));
+    this.rendering = { structure, sink, out: new CurrentOutput(structure, sink, true), snapshot };
+    this.stale = false;
+    this.reader.rewind();
+    await this.render(final);
+  }
+
+  /** Renders the frames available; `final`: errors are the run's, not speculation's. */
+  private async render(final: boolean): Promise<void> {
+    const r = this.rendering!;
+    try {
+      for (let dec = this.reader.next(); dec !== undefined; dec = this.reader.next()) {
+        await r.out.writeStreamed(streamOf(dec), this.pause);
+      }
+    } catch (e) {
+      if (final) throw e;
+      this.stale = true;
+      this.failedWith = r.snapshot;
+    }
+  }
+}
+
+/** Entry of the worker thread: messages are handled one after another, in order. */
+export function runOutputWorker(port: { on(event: 'message', f: (m: FramesMessage) => void): void; postMessage(m: WorkerReply): void }, data: OutputWorkerData): void {
+  const renderer = new OutputRenderer(data);
+  const queue: FramesMessage[] = [];
+  let busy = false;
+  const drain = async (): Promise<void> => {
+    busy = true;
+    while (queue.length > 0) {
+      const reply = await renderer.handle(queue.shift()!);
+      if (reply) port.postMessage(reply);
+    }
+    busy = false;
+  };
+  port.on('message', (m) => {
+    queue.push(m);
+    if (!busy) void drain();
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * Main side of the output worker (outputWorker.ts): starts it on the parser's spool file, tells it
+ * how far the spool is written and what the structure is, and collects its tables at the end.
+ *
+ * The worker is an optimisation only. If it cannot start, crashes or exits, `finish` answers
+ * `undefined` and the parser writes the tables itself from the spool, as without a worker.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import type { FramesMessage, OutputWorkerData, WorkerReply } from './outputWorker.ts';
+import type { StructureSnapshot } from './structure.ts';
+
+/**
+ * When the output phase runs on a worker thread (EX_GENERIC_OUTPUT_WORKER):
+ * - `auto` (default): once a parser's spool outgrows its first MiB, on a machine with two or more
+ *   CPUs — small runs do not pay for a thread;
+ * - `always`: from the first batch (the spool writes every batch at once) — for tests;
+ * - `off` (`0`): never.
+ */
+export type OutputWorkerMode = 'auto' | 'always' | 'off';
+
+export function outputWorkerMode(env: NodeJS.ProcessEnv): OutputWorkerMode {
+  const v = (env['EX_GENERIC_OUTPUT_WORKER'] ?? '').trim().toLowerCase();
+  if (v === 'off' || v === '0' || v === 'false') return 'off';
+  if (v === 'always') return 'always';
+  return os.availableParallelism() >= 2 ? 'auto' : 'off';
+}
+
+let workerScript: string | URL | undefined;
+
+/**
+ * The module a worker loads: the extractor's entry, which turns into an output worker when it is
+ * loaded with `OutputWorkerData` (src/extractor.ts). Unset: no worker is started.
+ */
+export function setOutputWorkerScript(script: string | URL): void {
+  workerScript = script;
+}
+
+export class OutputWorkerClient {
+  private readonly worker: Worker;
+  private readonly dir: string;
+  private pending: ((reply: WorkerReply | undefined) => void) | undefined;
+  /** Why the worker cannot be used any more (it crashed or exited). */
+  private broken: string | undefined;
+
+  private constructor(worker: Worker, dir: string) {
+    this.worker = worker;
+    this.dir = dir;
+    const fail = (why: string): void => {
+      this.broken ??= why;
+      const pending = this.pending;
+      this.pending = undefined;
+      pending?.(undefined);
+    };
+    worker.on('message', (reply: WorkerReply) => {
+      const pending = this.pending;
+      this.pending = undefined;
+      pending?.(reply);
+    });
+    worker.on('error', (e: Error) => fail(`it failed: ${e.message}`));
+    worker.on('messageerror', (e: Error) => fail(`a message failed: ${e.message}`));
+    worker.on('exit', (code: number) => fail(`it exited with code ${code}`));
+  }
+
+  /** A worker rendering `spoolFile`; undefined when no worker can be started (reason in `onError`). */
+  static start(spoolFile: string, spoolDir: string, onError: (why: string) => void): OutputWorkerClient | undefined {
+    if (workerScript === undefined) return undefined;
+    let dir: string | undefined;
+    try {
+      dir = fs.mkdtempSync(path.join(spoolDir, 'render-'));
+      const { Worker } = process.getBuiltinModule('node:worker_threads');
+      const data: OutputWorkerData = { role: 'auto-output', spoolFile, dir };
+      return new OutputWorkerClient(new Worker(workerScript, { workerData: data }), dir);
+    } catch (e) {
+      if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+      onError((e as Error).message);
+      return undefined;
+    }
+  }
+
+  /** The spool now holds `upTo` bytes of complete frames; `snapshot` when the structure changed. */
+  notify(upTo: number, snapshot: StructureSnapshot | undefined): void {
+    this.post({ type: 'frames', upTo, ...(snapshot ? { snapshot } : {}) });
+  }
+
+  /** Everything is spooled: the worker's tables, or undefined when it cannot deliver them. */
+  finish(upTo: number, snapshot: StructureSnapshot | undefined): Promise<WorkerReply | undefined> {
+    if (this.broken !== undefined) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.pending = resolve;
+      this.post({ type: 'finish', upTo, ...(snapshot ? { snapshot } : {}) });
+    });
+  }
+
+  /** Why the worker could not deliver, if it could not. */
+  get failure(): string | undefined {
+    return this.broken;
+  }
+
+  /** Stops the worker and removes its files. */
+  close(): void {
+    this.broken ??= 'it was closed';
+    void this.worker.terminate();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private post(m: FramesMessage): void {
+    if (this.broken !== undefined) return;
+    try {
+      this.worker.postMessage(m);
+    } catch (e) {
+      this.broken = `a message could not be sent: ${(e as Error).message}`;
+    }
+  }
+}
