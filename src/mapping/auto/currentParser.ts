@@ -21,10 +21,12 @@ export class LinkRef {
   private readonly outer: LinkRef | null;
   private value: string | undefined;
 
-  constructor(clean: string, record: Value, outer: LinkRef | null) {
+  /** `digest`: the md5 part, when it was computed beforehand (spooled with the record). */
+  constructor(clean: string, record: Value, outer: LinkRef | null, digest?: string) {
     this.clean = clean;
     this.record = record;
     this.outer = outer;
+    if (digest !== undefined) this.value = clean + '_' + digest;
   }
 
   get(): string {
@@ -178,13 +180,14 @@ export class CurrentOutput {
     const count = list !== undefined ? list.length : stream!.count;
     for (let i = 0; i < count; i++) {
       const item = list !== undefined ? list[i]! : stream!.next();
+      const digest = stream?.digest?.();
       let r = wrapItem(item);
       if (n > 0) {
         if (r === item && !this.ownsRecords) r = mergeParents(r, pc);
         else for (let j = 0; j < n; j++) r.set(pc[j]![0], pc[j]![1]);
       }
       const plan = this.plan(row, clean, keys, sig);
-      const values = this.emitRow(r, row, clean, plan, null);
+      const values = this.emitRow(r, row, clean, plan, null, digest);
       const cells = new Array<string>(values.length);
       for (let j = 0; j < values.length; j++) cells[j] = csvCell(values[j]);
       writer.write(cells);
@@ -258,9 +261,9 @@ export class CurrentOutput {
   }
 
   /** `emitRow(r, P, parentKeys, outer)`: returns the cell values in header order. */
-  private emitRow(r: ValueMap, row: SNode | undefined, clean: string, plan: Plan, outer: LinkRef | null): Value[] {
+  private emitRow(r: ValueMap, row: SNode | undefined, clean: string, plan: Plan, outer: LinkRef | null, digest?: string): Value[] {
     const values: Value[] = new Array<Value>(plan.names.length).fill(null);
-    const link = new LinkRef(clean, r, outer);
+    const link = new LinkRef(clean, r, outer, digest);
     const cols = plan.cols;
     for (let i = 0; i < cols.length; i++) {
       const col = cols[i]!;
@@ -301,6 +304,19 @@ const NO_KEYS: readonly string[] = [];
 export interface RecordStream {
   readonly count: number;
   next(): Value;
+  /**
+   * The md5 part of the link value of the record `next()` returned last, when it was computed
+   * before spooling (`linkDigest`); undefined otherwise.
+   */
+  digest?(): string | undefined;
+}
+
+/**
+ * The md5 part of the link value of a record of a batch without parent columns (§4.6: the hash of
+ * the wrapped item, nothing merged into it, no outer link): computable before the output phase.
+ */
+export function linkDigest(item: Value): string {
+  return md5OfSerialized(wrapItem(item));
 }
 
 /**

@@ -8,7 +8,7 @@ import { type Value, isEmpty, isMap, PhpFloat } from '../../json/value.ts';
 import type { TableSink } from '../../output/tableSink.ts';
 import { Spool, type SpoolOptions } from './spool.ts';
 import { Structure, currentStructureVersion } from './structure.ts';
-import { CurrentOutput, analyzeCurrent } from './currentParser.ts';
+import { CurrentOutput, analyzeCurrent, linkDigest } from './currentParser.ts';
 import { Pause } from './pause.ts';
 import { OutputWorkerClient, type OutputWorkerMode } from './outputWorkerClient.ts';
 import type { WorkerReply } from './outputWorker.ts';
@@ -107,7 +107,13 @@ abstract class SpooledAutoParser {
       return;
     }
     this.analyze(records, dataType);
-    this.spool.append({ records, dataType, parentColumns });
+    const digests = this.digests(records, parentColumns);
+    this.spool.append({ records, dataType, parentColumns, ...(digests ? { digests } : {}) });
+  }
+
+  /** Link digests to spool with the records, if this thread has time for them. */
+  protected digests(_records: Value[], _parentColumns: ParentColumns): string[] | undefined {
+    return undefined;
   }
 
   close(): void {
@@ -125,6 +131,9 @@ function errorFromWorker(e: Extract<WorkerReply, { type: 'failed' }>['error']): 
   return err;
 }
 
+/** How far (spool bytes) the output worker may lag before the main thread helps it (`digests`). */
+const HELP_AFTER_BYTES = 4 * 1024 * 1024;
+
 class CurrentAutoParser extends SpooledAutoParser implements AutoParser {
   readonly mode = 'current' as const;
   /** Replaced by the output worker's structure, which has the output phase's registrations. */
@@ -133,12 +142,27 @@ class CurrentAutoParser extends SpooledAutoParser implements AutoParser {
   private worker: OutputWorkerClient | undefined;
   /** The structure changed since the worker last received it. */
   private changed = true;
+  /** Spool bytes the worker may be behind before this thread computes link digests for it. */
+  private readonly helpAfter: number;
 
   constructor(spoolDir: string, logger: AutoParserLogger, workerMode: OutputWorkerMode) {
     const spoolOptions: SpoolOptions = { flushEachBatch: workerMode === 'always' };
     super(spoolDir, logger, spoolOptions);
     if (workerMode !== 'off') spoolOptions.onFlush = (bytes) => this.spoolFlushed(bytes);
     this.spoolDir = spoolDir;
+    this.helpAfter = workerMode === 'always' ? 0 : HELP_AFTER_BYTES;
+  }
+
+  /**
+   * The worker renders while this thread fetches, decodes and analyses; when it falls behind,
+   * this thread takes over the link hashes of the root records (md5 of each serialized record —
+   * the largest part of rendering a batch) and spools them with the batch. Only batches without
+   * parent columns: their hash input is the record alone (04 §4.6); with parent columns it also
+   * depends on aliases decided in the output phase.
+   */
+  protected override digests(records: Value[], parentColumns: ParentColumns): string[] | undefined {
+    if (this.worker === undefined || parentColumns.size > 0 || this.worker.behind(this.spool.written) <= this.helpAfter) return undefined;
+    return records.map(linkDigest);
   }
 
   /** Starts the worker at the first write of the spool file, then keeps it informed. */

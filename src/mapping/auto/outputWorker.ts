@@ -33,6 +33,8 @@ export interface OutputWorkerData {
   spoolFile: string;
   /** An empty folder of the worker's own for its table files. */
   dir: string;
+  /** One Int32: KiB of the spool rendered by the current pass (how far behind the worker is). */
+  progress?: SharedArrayBuffer;
 }
 
 export function isOutputWorkerData(data: unknown): data is OutputWorkerData {
@@ -140,9 +142,12 @@ export class OutputRenderer {
   private available = 0;
   private generation = 0;
 
+  private readonly progress: Int32Array | undefined;
+
   constructor(data: OutputWorkerData) {
     this.reader = new SpoolReader(fs.openSync(data.spoolFile, 'r'));
     this.dir = data.dir;
+    this.progress = data.progress ? new Int32Array(data.progress) : undefined;
   }
 
   async handle(m: FramesMessage): Promise<WorkerReply | undefined> {
@@ -189,6 +194,7 @@ export class OutputRenderer {
     try {
       for (let dec = this.reader.next(); dec !== undefined; dec = this.reader.next()) {
         await r.out.writeStreamed(streamOf(dec), this.pause);
+        if (this.progress) Atomics.store(this.progress, 0, Math.floor(this.reader.position / 1024));
       }
     } catch (e) {
       if (final) throw e;

@@ -41,13 +41,15 @@ export function setOutputWorkerScript(script: string | URL): void {
 export class OutputWorkerClient {
   private readonly worker: Worker;
   private readonly dir: string;
+  private readonly progress: Int32Array;
   private pending: ((reply: WorkerReply | undefined) => void) | undefined;
   /** Why the worker cannot be used any more (it crashed or exited). */
   private broken: string | undefined;
 
-  private constructor(worker: Worker, dir: string) {
+  private constructor(worker: Worker, dir: string, progress: SharedArrayBuffer) {
     this.worker = worker;
     this.dir = dir;
+    this.progress = new Int32Array(progress);
     const fail = (why: string): void => {
       this.broken ??= why;
       const pending = this.pending;
@@ -71,8 +73,9 @@ export class OutputWorkerClient {
     try {
       dir = fs.mkdtempSync(path.join(spoolDir, 'render-'));
       const { Worker } = process.getBuiltinModule('node:worker_threads');
-      const data: OutputWorkerData = { role: 'auto-output', spoolFile, dir };
-      return new OutputWorkerClient(new Worker(workerScript, { workerData: data }), dir);
+      const progress = new SharedArrayBuffer(4);
+      const data: OutputWorkerData = { role: 'auto-output', spoolFile, dir, progress };
+      return new OutputWorkerClient(new Worker(workerScript, { workerData: data }), dir, progress);
     } catch (e) {
       if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
       onError((e as Error).message);
@@ -92,6 +95,11 @@ export class OutputWorkerClient {
       this.pending = resolve;
       this.post({ type: 'finish', upTo, ...(snapshot ? { snapshot } : {}) });
     });
+  }
+
+  /** Bytes of a spool of `written` bytes that the worker has not rendered yet. */
+  behind(written: number): number {
+    return written - Atomics.load(this.progress, 0) * 1024;
   }
 
   /** Why the worker could not deliver, if it could not. */

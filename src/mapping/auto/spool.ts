@@ -320,7 +320,11 @@ export interface SpooledBatch {
   records: Value[];
   dataType: string;
   parentColumns: Map<string, Value>;
+  /** The records' link digests (`linkDigest`, 32 hex characters each), when computed before spooling. */
+  digests?: string[];
 }
+
+const DIGEST_LENGTH = 32;
 
 function encodeBatch(enc: ValueEncoder, batch: SpooledBatch): void {
   const frameStart = enc.pos;
@@ -332,6 +336,12 @@ function encodeBatch(enc: ValueEncoder, batch: SpooledBatch): void {
     enc.value(v);
   }
   enc.u32(batch.records.length);
+  const digests = batch.digests;
+  enc.u8(digests ? 1 : 0);
+  if (digests) {
+    enc.ensure(digests.length * DIGEST_LENGTH);
+    for (const d of digests) enc.pos += enc.buf.write(d, enc.pos, DIGEST_LENGTH, 'latin1');
+  }
   for (const r of batch.records) enc.value(r);
   enc.buf.writeUInt32LE(enc.pos - frameStart - 4, frameStart);
 }
@@ -342,9 +352,19 @@ export interface StreamedBatch {
   parentColumns: Map<string, Value>;
   count: number;
   next(): Value;
+  /** The spooled link digest of the record `next()` returned last, if the batch has them. */
+  digest(): string | undefined;
 }
 
-function decodeHeader(dec: ValueDecoder): { dataType: string; parentColumns: Map<string, Value>; count: number } {
+interface FrameHeader {
+  dataType: string;
+  parentColumns: Map<string, Value>;
+  count: number;
+  /** Where the digests are in `dec.buf`, or -1. */
+  digestsAt: number;
+}
+
+function decodeHeader(dec: ValueDecoder): FrameHeader {
   const dataType = dec.string();
   const pcCount = dec.u32();
   const parentColumns = new Map<string, Value>();
@@ -352,27 +372,43 @@ function decodeHeader(dec: ValueDecoder): { dataType: string; parentColumns: Map
     const k = dec.string();
     parentColumns.set(k, dec.value());
   }
-  return { dataType, parentColumns, count: dec.u32() };
+  const count = dec.u32();
+  let digestsAt = -1;
+  if (dec.buf[dec.pos++] === 1) {
+    digestsAt = dec.pos;
+    dec.pos += count * DIGEST_LENGTH;
+  }
+  return { dataType, parentColumns, count, digestsAt };
 }
 
 /** The batch of the frame at `dec`, its records decoded as they are consumed. */
 export function streamOf(dec: ValueDecoder): StreamedBatch {
-  const header = decodeHeader(dec);
-  let left = header.count;
+  const { dataType, parentColumns, count, digestsAt } = decodeHeader(dec);
+  const buf = dec.buf;
+  let left = count;
   return {
-    ...header,
+    dataType,
+    parentColumns,
+    count,
     next: () => {
       if (left-- <= 0) throw new Error('spool: no more records in this batch');
       return dec.value();
+    },
+    digest: () => {
+      if (digestsAt < 0) return undefined;
+      const at = digestsAt + (count - left - 1) * DIGEST_LENGTH;
+      return buf.toString('latin1', at, at + DIGEST_LENGTH);
     },
   };
 }
 
 function decodeBatch(dec: ValueDecoder): SpooledBatch {
-  const { dataType, parentColumns, count } = decodeHeader(dec);
+  const { dataType, parentColumns, count, digestsAt } = decodeHeader(dec);
+  const digests: string[] = [];
+  for (let i = 0; digestsAt >= 0 && i < count; i++) digests.push(dec.buf.toString('latin1', digestsAt + i * DIGEST_LENGTH, digestsAt + (i + 1) * DIGEST_LENGTH));
   const records: Value[] = new Array(count);
   for (let i = 0; i < count; i++) records[i] = dec.value();
-  return { records, dataType, parentColumns };
+  return { records, dataType, parentColumns, ...(digestsAt >= 0 ? { digests } : {}) };
 }
 
 let spoolCounter = 0;
@@ -393,6 +429,11 @@ export class SpoolReader {
 
   constructor(fd: number) {
     this.fd = fd;
+  }
+
+  /** Bytes of the file read up to the end of the last frame returned. */
+  get position(): number {
+    return this.filePos - (this.have - this.start);
   }
 
   /** Bytes of the file that hold complete frames (never less than before). */

@@ -8,7 +8,8 @@ import type { Value } from '../../../src/json/value.ts';
 import { pjson } from '../../../src/json/encode.ts';
 import { UserError } from '../../../src/errors/UserError.ts';
 import { createAutoParser } from '../../../src/mapping/auto/index.ts';
-import { analyzeCurrent } from '../../../src/mapping/auto/currentParser.ts';
+import { CurrentOutput, analyzeCurrent, linkDigest } from '../../../src/mapping/auto/currentParser.ts';
+import { Pause } from '../../../src/mapping/auto/pause.ts';
 import { OutputRenderer, type FramesMessage, type WorkerReply } from '../../../src/mapping/auto/outputWorker.ts';
 import { setOutputWorkerScript, type OutputWorkerMode } from '../../../src/mapping/auto/outputWorkerClient.ts';
 import { Spool } from '../../../src/mapping/auto/spool.ts';
@@ -201,4 +202,32 @@ test('renderer: a structure change starts a new pass only once as much data came
   r = await drive(changing);
   assert.equal(r.reply.type === 'done' && r.reply.passes, 2);
   assert.deepEqual(r.tables, (await output(changing, 'off')).tables);
+});
+
+test('link digests spooled with a batch are the ones the output uses, and equal its own', async () => {
+  const records = decodeJson('[{"id":1,"l":[1,2]},{"id":2,"o":{"x":[3]}},{"id":3,"l":[]}]', 'response') as Value[];
+  const render = async (digests: string[] | undefined): Promise<Map<string, string>> => {
+    const spoolDir = tmpSpoolDir();
+    const spool = new Spool(spoolDir);
+    try {
+      const structure = new Structure();
+      analyzeCurrent(structure, records, 'users', () => {});
+      spool.append({ records, dataType: 'users', parentColumns: new Map(), ...(digests ? { digests } : {}) });
+      const sink = new MemorySink();
+      const out = new CurrentOutput(structure, sink, true);
+      for (const b of spool.streams()) await out.writeStreamed(b, new Pause());
+      return new Map([...sink.tables.keys()].map((t) => [t, renderBytes(sink, t)]));
+    } finally {
+      spool.close();
+      fs.rmSync(spoolDir, { recursive: true, force: true });
+    }
+  };
+  const own = await render(undefined);
+  assert.deepEqual(await render(records.map(linkDigest)), own);
+  // Proof that they are used: other digests show up as the link values.
+  const fake = records.map((_, i) => String(i).repeat(32));
+  const faked = await render(fake);
+  assert.match(faked.get('users')!, /"users_0{32}"/);
+  assert.match(faked.get('users_l')!, /"users_0{32}"/);
+  assert.notDeepEqual(faked, own);
 });
