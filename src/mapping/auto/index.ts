@@ -7,7 +7,7 @@
 import { type Value, isEmpty, isMap, PhpFloat } from '../../json/value.ts';
 import type { TableSink } from '../../output/tableSink.ts';
 import { Spool, type SpoolOptions } from './spool.ts';
-import { Structure, currentStructureVersion } from './structure.ts';
+import { Structure, currentStructureVersion, type StructureSnapshot } from './structure.ts';
 import { CurrentOutput, analyzeCurrent, linkDigest } from './currentParser.ts';
 import { Pause } from './pause.ts';
 import { OutputWorkerClient, type OutputWorkerMode } from './outputWorkerClient.ts';
@@ -140,6 +140,8 @@ class CurrentAutoParser extends SpooledAutoParser implements AutoParser {
   structure = new Structure();
   private readonly spoolDir: string;
   private worker: OutputWorkerClient | undefined;
+  /** No worker could be started: not tried again. */
+  private noWorker = false;
   /** The structure changed since the worker last received it. */
   private changed = true;
   /** Spool bytes the worker may be behind before this thread computes link digests for it. */
@@ -169,14 +171,15 @@ class CurrentAutoParser extends SpooledAutoParser implements AutoParser {
   private spoolFlushed(bytes: number): void {
     if (this.worker === undefined) {
       const file = this.spool.path;
-      if (file === undefined) return;
+      if (file === undefined || this.noWorker) return;
       this.worker = OutputWorkerClient.start(file, this.spoolDir, (why) => this.logger.debug(`Tables are written without an output worker: ${why}`));
+      this.noWorker = this.worker === undefined;
       if (this.worker === undefined) return;
     }
     this.worker.notify(bytes, this.takeSnapshot());
   }
 
-  private takeSnapshot(): ReturnType<Structure['snapshot']> | undefined {
+  private takeSnapshot(): StructureSnapshot | undefined {
     if (!this.changed) return undefined;
     this.changed = false;
     return this.structure.snapshot();
