@@ -8,8 +8,8 @@
  * batches as they are flushed, speculatively, with the latest structure the main thread sent; if
  * no newer structure arrives before the end, that rendering is the output. A newer structure makes
  * it stale: the worker renders everything again from the start of the spool, once at least as
- * many bytes arrived under the new structure as before it (so repeated changes cost at most about
- * twice the data), or at the end. Rows are written to files of the worker's own; the main thread
+ * many bytes arrived under the new structure as before it (each such pass covers at least twice
+ * the data of the one before, so stale passes together stay under twice the data), or at the end. Rows are written to files of the worker's own; the main thread
  * appends them to the staged tables in the order the tables were opened.
  *
  * An error while speculating only makes the rendering stale: with the final structure it either
