@@ -39,9 +39,9 @@ try {
 } catch {
   // No usable cache directory: run without the cache.
 }
-const { main, setOutputWorkerScript } = await import('./extractor.ts');
-// In a worker thread, importing the extractor has started the output worker (src/extractor.ts).
-if (process.getBuiltinModule('node:worker_threads').isMainThread && process.argv[2] !== '--fill-compile-cache') {
+const { main, setOutputWorkerScript, isOutputWorker } = await import('./extractor.ts');
+// In an output worker's thread, importing the extractor has started the worker (src/extractor.ts).
+if (!isOutputWorker && process.argv[2] !== '--fill-compile-cache') {
   setOutputWorkerScript(new URL(import.meta.url));
   process.exitCode = await main();
 }

@@ -6,15 +6,16 @@
 import v8 from 'node:v8';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { runComponent } from './component/run.ts';
-import { isOutputWorkerData, runOutputWorker } from './mapping/auto/outputWorker.ts';
+import { startIfOutputWorker } from './mapping/auto/outputWorker.ts';
 
 export { setOutputWorkerScript } from './mapping/auto/outputWorkerClient.ts';
 
-// The automatic parser's output worker is the command itself loaded in a worker thread (src/cli.ts
-// names itself as the worker's script): the one bundle holds everything the worker needs, and
-// the worker gets the command's compile cache. Its data says what it is for.
-const thread = process.getBuiltinModule('node:worker_threads');
-if (!thread.isMainThread && isOutputWorkerData(thread.workerData)) runOutputWorker(thread.parentPort!, thread.workerData);
+/**
+ * The automatic parser's output worker is the command itself loaded in a worker thread (src/cli.ts
+ * names itself as the worker's script): the one bundle holds everything the worker needs, and
+ * the worker gets the command's compile cache. True in such a thread: the worker runs, not `main`.
+ */
+export const isOutputWorker = startIfOutputWorker();
 
 /**
  * V8 heap settings, applied by the command itself so that `node dist/cli.js`, the npm bin and the

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import type { FramesMessage, OutputWorkerData, WorkerReply } from './outputWorker.ts';
+import { OUTPUT_WORKER_ARG, type FramesMessage, type OutputWorkerData, type WorkerReply } from './outputWorker.ts';
 import type { StructureSnapshot } from './structure.ts';
 
 /**
@@ -75,7 +75,7 @@ export class OutputWorkerClient {
       const { Worker } = process.getBuiltinModule('node:worker_threads');
       const progress = new SharedArrayBuffer(4);
       const data: OutputWorkerData = { role: 'auto-output', spoolFile, dir, progress };
-      return new OutputWorkerClient(new Worker(workerScript, { workerData: data }), dir, progress);
+      return new OutputWorkerClient(new Worker(workerScript, { workerData: data, argv: [OUTPUT_WORKER_ARG] }), dir, progress);
     } catch (e) {
       if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
       onError((e as Error).message);
