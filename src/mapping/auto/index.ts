@@ -11,9 +11,7 @@ import { Structure, currentStructureVersion, type StructureSnapshot } from './st
 import { CurrentOutput, analyzeCurrent, linkDigest } from './currentParser.ts';
 import { Pause } from './pause.ts';
 import { OutputWorkerClient, type OutputWorkerMode } from './outputWorkerClient.ts';
-import type { WorkerReply } from './outputWorker.ts';
-import { ApplicationError } from '../../errors/ApplicationError.ts';
-import { UserError } from '../../errors/UserError.ts';
+import { deserializeError } from './outputWorker.ts';
 import { appendRendered } from '../../output/tableSink.ts';
 import { LegacyOutput, LegacyStructure, looselyNull } from './legacyParser.ts';
 
@@ -121,16 +119,6 @@ abstract class SpooledAutoParser {
   }
 }
 
-/** An error the output worker reported, as the class the main thread would have thrown. */
-function errorFromWorker(e: Extract<WorkerReply, { type: 'failed' }>['error']): Error {
-  if (e.kind === 'user') return new UserError(e.message, e.configPath !== undefined ? { configPath: e.configPath } : {});
-  if (e.kind === 'application') return new ApplicationError(e.message);
-  const err = new Error(e.message);
-  err.name = e.name;
-  if (e.stack !== undefined) err.stack = e.stack;
-  return err;
-}
-
 /** How far (spool bytes) the output worker may lag before the main thread helps it (`digests`). */
 const HELP_AFTER_BYTES = 4 * 1024 * 1024;
 
@@ -204,7 +192,7 @@ class CurrentAutoParser extends SpooledAutoParser implements AutoParser {
         // In the order the output opened them, as the output itself would have (names checked,
         // header conflicts found in that order).
         for (const t of reply.tables) appendRendered(sink.open(t.name, t.header), t.file, t.rows);
-        if (reply.type === 'failed') throw errorFromWorker(reply.error);
+        if (reply.type === 'failed') throw deserializeError(reply.error);
         this.structure = Structure.fromSnapshot(reply.structure);
         this.logger.debug(`Tables written by the output worker (${reply.passes === 1 ? 'one pass' : `${reply.passes} passes`} over the batches).`);
         return;

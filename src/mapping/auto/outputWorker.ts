@@ -85,6 +85,16 @@ export function serializeError(e: unknown): SerializedError {
   return out;
 }
 
+/** The error `serializeError` describes, as the class the thread that raised it had. */
+export function deserializeError(e: SerializedError): Error {
+  if (e.kind === 'user') return new UserError(e.message, e.configPath !== undefined ? { configPath: e.configPath } : {});
+  if (e.kind === 'application') return new ApplicationError(e.message);
+  const err = new Error(e.message);
+  err.name = e.name;
+  if (e.stack !== undefined) err.stack = e.stack;
+  return err;
+}
+
 /** Table files of one rendering, in the order the output opened them. */
 class RenderedTables implements TableSink {
   readonly tables: RenderedTable[] = [];

@@ -381,6 +381,12 @@ function decodeHeader(dec: ValueDecoder): FrameHeader {
   return { dataType, parentColumns, count, digestsAt };
 }
 
+/** The digest of record `i` of a frame whose digests start at `digestsAt` in `buf`. */
+function digestAt(buf: Buffer, digestsAt: number, i: number): string {
+  const at = digestsAt + i * DIGEST_LENGTH;
+  return buf.toString('latin1', at, at + DIGEST_LENGTH);
+}
+
 /** The batch of the frame at `dec`, its records decoded as they are consumed. */
 export function streamOf(dec: ValueDecoder): StreamedBatch {
   const { dataType, parentColumns, count, digestsAt } = decodeHeader(dec);
@@ -394,18 +400,14 @@ export function streamOf(dec: ValueDecoder): StreamedBatch {
       if (left-- <= 0) throw new Error('spool: no more records in this batch');
       return dec.value();
     },
-    digest: () => {
-      if (digestsAt < 0) return undefined;
-      const at = digestsAt + (count - left - 1) * DIGEST_LENGTH;
-      return buf.toString('latin1', at, at + DIGEST_LENGTH);
-    },
+    digest: () => (digestsAt < 0 ? undefined : digestAt(buf, digestsAt, count - left - 1)),
   };
 }
 
 function decodeBatch(dec: ValueDecoder): SpooledBatch {
   const { dataType, parentColumns, count, digestsAt } = decodeHeader(dec);
   const digests: string[] = [];
-  for (let i = 0; digestsAt >= 0 && i < count; i++) digests.push(dec.buf.toString('latin1', digestsAt + i * DIGEST_LENGTH, digestsAt + (i + 1) * DIGEST_LENGTH));
+  for (let i = 0; digestsAt >= 0 && i < count; i++) digests.push(digestAt(dec.buf, digestsAt, i));
   const records: Value[] = new Array(count);
   for (let i = 0; i < count; i++) records[i] = dec.value();
   return { records, dataType, parentColumns, ...(digestsAt >= 0 ? { digests } : {}) };
