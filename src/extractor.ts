@@ -6,22 +6,14 @@
 import v8 from 'node:v8';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { runComponent } from './component/run.ts';
-import { startIfOutputWorker } from './mapping/auto/outputWorker.ts';
 import { setOutputWorkerHeap } from './mapping/auto/outputWorkerClient.ts';
 
 export { setOutputWorkerScript } from './mapping/auto/outputWorkerClient.ts';
 
 /**
- * The automatic parser's output worker is the command itself loaded in a worker thread (src/cli.ts
- * names itself as the worker's script): the one bundle holds everything the worker needs, and
- * the worker gets the command's compile cache. True in such a thread: the worker runs, not `main`.
- */
-export const isOutputWorker = startIfOutputWorker();
-
-/**
  * V8 heap settings, applied by the command itself so that `node dist/cli.js`, the npm bin and the
  * image behave alike (no NODE_OPTIONS, no re-spawn). Only flags that V8 reads again while running
- * can be set this way; both below were measured to take effect when set at run time
+ * can be set this way; each flag below was measured to take effect when set at run time
  * (`--max-semi-space-size`, read once when the heap is created, does not).
  *
  * The extractor's live heap is small and flat (one page, one batch, one row at a time: 20–30 MB);

@@ -18,6 +18,7 @@ import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const BUNDLE = path.join(ROOT, 'dist', 'extractor.js');
+const WORKER_BUNDLE = path.join(ROOT, 'dist', 'mapping', 'auto', 'outputWorkerEntry.js');
 
 let api: TestServer;
 before(async () => {
@@ -31,6 +32,14 @@ test('dist/extractor.js is one bundle: no relative imports, ssh2 only as a dynam
   assert.doesNotMatch(code, /\bfrom\s*["']\.\.?\//, 'a static import of another dist/ file');
   assert.doesNotMatch(code, /\bfrom\s*["']ssh2["']/, 'a static import of ssh2');
   assert.match(code, /\bimport\(\s*["']ssh2["']\s*\)/, 'ssh2 imported when a tunnel opens');
+});
+
+test('the output worker has a bundle of its own, without the HTTP stack, the logger or the validators', () => {
+  const code = fs.readFileSync(WORKER_BUNDLE, 'utf8');
+  assert.doesNotMatch(code, /\bfrom\s*["']\.\.?\//, 'a static import of another dist/ file');
+  assert.doesNotMatch(code, /["']node:(http|https|net|tls|zlib)["']/);
+  assert.doesNotMatch(code, /winston|ajv/i);
+  assert.ok(code.length < fs.statSync(BUNDLE).size / 5, 'a fraction of the extractor bundle');
 });
 
 test('a plain run loads the bundle and no ssh2, ajv compiler or other module file', async () => {
