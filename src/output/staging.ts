@@ -5,31 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors/UserError.ts';
-import { BufferedFile } from './bufferedFile.ts';
+import { TableFile } from './tableFile.ts';
 import type { TableSink, TableWriter } from './tableSink.ts';
-
-class StagedTable implements TableWriter {
-  readonly file: BufferedFile;
-  readonly header: readonly string[];
-  rows = 0;
-
-  constructor(file: string, header: readonly string[]) {
-    this.file = new BufferedFile(file);
-    this.header = [...header];
-    // An empty header writes no header line (spec 04 §1.4).
-    if (header.length > 0) this.file.writeRow(header);
-  }
-
-  write(cells: readonly string[]): void {
-    this.rows++;
-    this.file.writeRow(cells);
-  }
-
-  writeRendered(file: string, rows: number): void {
-    this.rows += rows;
-    this.file.appendFile(file);
-  }
-}
 
 /**
  * Bucket and table names come from the configuration (`outputBucket`, `id`, `dataType`,
@@ -52,7 +29,7 @@ export class OutputStaging {
   readonly dir: string;
   readonly spoolDir: string;
   private readonly tablesDir: string;
-  private readonly tables = new Map<string, StagedTable>();
+  private readonly tables = new Map<string, TableFile>();
   private readonly manifests = new Map<string, string>();
 
   constructor(dataDir: string) {
@@ -71,15 +48,15 @@ export class OutputStaging {
   }
 
   /** A sink writing tables of one bucket. */
-  sink(bucket: string | null): TableSink & { opened: Map<string, StagedTable> } {
-    const opened = new Map<string, StagedTable>();
+  sink(bucket: string | null): TableSink & { opened: Map<string, TableFile> } {
+    const opened = new Map<string, TableFile>();
     return {
       opened,
       open: (name: string, header: readonly string[]): TableWriter => {
         const existing = opened.get(name);
         if (existing) return existing;
         const file = OutputStaging.fileName(bucket, name);
-        const table = this.tables.get(file) ?? new StagedTable(path.join(this.dir, 'tables', file), header);
+        const table = this.tables.get(file) ?? new TableFile(path.join(this.dir, 'tables', file), header);
         this.tables.set(file, table);
         opened.set(name, table);
         return table;
@@ -98,7 +75,7 @@ export class OutputStaging {
   /** Writes a header-only table (spec 04 §7.10). */
   addHeaderOnly(file: string, header: readonly string[]): void {
     checkedFileName(file, 'parameters.config.mappings');
-    const table = new StagedTable(path.join(this.dir, 'tables', file), header);
+    const table = new TableFile(path.join(this.dir, 'tables', file), header);
     this.tables.set(file, table);
   }
 

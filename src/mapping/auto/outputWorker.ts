@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
-import { BufferedFile } from '../../output/bufferedFile.ts';
+import { TableFile } from '../../output/tableFile.ts';
 import type { TableSink, TableWriter } from '../../output/tableSink.ts';
 import { CurrentOutput } from './currentParser.ts';
 import { Pause } from './pause.ts';
@@ -97,10 +97,10 @@ export function deserializeError(e: SerializedError): Error {
 
 /** Table files of one rendering, in the order the output opened them. */
 class RenderedTables implements TableSink {
-  readonly tables: RenderedTable[] = [];
-  private readonly files: BufferedFile[] = [];
-  private readonly writers = new Map<string, TableWriter>();
+  private readonly files: { name: string; table: TableFile }[] = [];
+  private readonly writers = new Map<string, TableFile>();
   private readonly dir: string;
+  private closed = false;
 
   constructor(dir: string) {
     this.dir = dir;
@@ -110,22 +110,22 @@ class RenderedTables implements TableSink {
   open(name: string, header: readonly string[]): TableWriter {
     const existing = this.writers.get(name);
     if (existing) return existing;
-    const table: RenderedTable = { name, header: [...header], file: path.join(this.dir, `${this.tables.length}.csv`), rows: 0 };
-    const file = new BufferedFile(table.file);
-    this.tables.push(table);
-    this.files.push(file);
-    const writer: TableWriter = {
-      write(cells) {
-        table.rows++;
-        file.writeRow(cells);
-      },
-    };
-    this.writers.set(name, writer);
-    return writer;
+    // No header line: the rows are appended to the staged table, which has one.
+    const table = new TableFile(path.join(this.dir, `${this.files.length}.csv`), header, false);
+    this.files.push({ name, table });
+    this.writers.set(name, table);
+    return table;
+  }
+
+  /** What the main thread appends, in opening order. */
+  get tables(): RenderedTable[] {
+    return this.files.map(({ name, table }) => ({ name, header: [...table.header], file: table.path, rows: table.rows }));
   }
 
   close(): void {
-    for (const file of this.files.splice(0)) file.close();
+    if (this.closed) return;
+    this.closed = true;
+    for (const { table } of this.files) table.file.close();
   }
 
   discard(): void {
