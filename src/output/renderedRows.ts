@@ -10,31 +10,41 @@ const COMMA = 0x2c;
 const LF = 0x0a;
 const CHUNK = 1024 * 1024;
 
-/** The records of `file` (all of them, in order), streamed. */
+/**
+ * The records of `file` (all of them, in order), streamed. A record longer than a read chunk is
+ * collected in parts and joined once it is complete: each byte is scanned once.
+ */
 export function* renderedRows(file: string): Generator<string[]> {
   const fd = fs.openSync(file, 'r');
   try {
     const chunk = Buffer.allocUnsafe(CHUNK);
-    let pending: Buffer = Buffer.alloc(0);
+    /** The unfinished record's bytes from earlier chunks (copies: the chunk is reused). */
+    let parts: Buffer[] = [];
+    // A doubled quote toggles twice; between fields there are only commas.
+    let quoted = false;
     for (;;) {
       const n = fs.readSync(fd, chunk, 0, CHUNK, null);
       if (n === 0) {
-        if (pending.length > 0) throw new Error(`${file}: the last record has no line end`);
+        if (parts.length > 0) throw new Error(`${file}: the last record has no line end`);
         return;
       }
-      const data = pending.length === 0 ? chunk.subarray(0, n) : Buffer.concat([pending, chunk.subarray(0, n)]);
       let start = 0;
-      let quoted = false;
-      for (let i = 0; i < data.length; i++) {
-        const c = data[i];
-        // A doubled quote toggles twice; between fields there are only commas.
+      for (let i = 0; i < n; i++) {
+        const c = chunk[i];
         if (c === QUOTE) quoted = !quoted;
         else if (c === LF && !quoted) {
-          yield record(data, start, i, file);
+          if (parts.length === 0) {
+            yield record(chunk, start, i, file);
+          } else {
+            parts.push(chunk.subarray(start, i));
+            const whole = Buffer.concat(parts);
+            parts = [];
+            yield record(whole, 0, whole.length, file);
+          }
           start = i + 1;
         }
       }
-      pending = Buffer.from(data.subarray(start));
+      if (start < n) parts.push(Buffer.from(chunk.subarray(start, n)));
     }
   } finally {
     fs.closeSync(fd);

@@ -32,8 +32,9 @@ test('renderedRows reads back exactly the records BufferedFile wrote (random cel
     const rows: string[][] = [];
     for (let i = 0; i < 3000; i++) {
       const cells = Array.from({ length: Math.floor(r() * 5) }, () => randomCell(r));
-      // Once: a cell larger than a read chunk, full of quotes.
+      // Once: a cell larger than a read chunk, full of quotes; once a record over several chunks.
       if (i === 1500) cells.push('q"'.repeat(600_000));
+      if (i === 2000) cells.push('z'.repeat(3_500_000), 'ž,"\n'.repeat(300_000));
       rows.push(cells);
       out.writeRow(cells);
     }
