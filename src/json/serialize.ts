@@ -260,9 +260,10 @@ function serBytes(v: Value): void {
     for (let i = 0; i < STDCLASS.length; i++) out[at++] = STDCLASS[i]!;
     intBytes(v.size);
     two(0x3a, 0x7b); // :{
-    for (const [k, item] of v) {
+    // keys() + get(): iterating entries allocates a [key, value] pair per property.
+    for (const k of v.keys()) {
       strBytes(k);
-      serBytes(item);
+      serBytes(v.get(k)!);
     }
     room(1);
     out[at++] = 0x7d;
@@ -271,7 +272,8 @@ function serBytes(v: Value): void {
   tagged(0x61, v.size, 0x3a);
   room(1);
   out[at++] = 0x7b;
-  for (const [k, item] of v) {
+  for (const k of v.keys()) {
+    const item = v.get(k)!;
     if (isCanonicalIntKey(k)) {
       two(0x69, 0x3a);
       ascii(k);

@@ -170,9 +170,10 @@ export class ValueEncoder {
     this.buf[this.pos] = v instanceof JsonObject ? T_OBJECT : T_PHPARRAY;
     this.buf.writeUInt32LE(v.size, this.pos + 1);
     this.pos += 5;
-    for (const [k, item] of v) {
+    // keys() + get(): iterating entries allocates a [key, value] pair per property.
+    for (const k of v.keys()) {
       this.key(k);
-      this.value(item);
+      this.value(v.get(k)!);
     }
   }
 

@@ -202,7 +202,9 @@ export class Structure {
       }
     } else if (v instanceof Map) {
       t = 'object';
-      for (const [k, child] of v) {
+      // keys() + get(): iterating entries allocates a [key, value] pair per property.
+      for (const k of v.keys()) {
+        const child = v.get(k)!;
         let c = node.props.get(k);
         if (c === undefined) {
           c = new SNode();
