@@ -7,8 +7,8 @@
  * NODE_COMPILE_CACHE), and later runs skip compiling it. A cache that cannot be written only
  * costs that time, never the run.
  *
- * `--fill-compile-cache` loads the extractor without running it: the image build uses it so that
- * every job's fresh container starts with a filled cache.
+ * `--fill-compile-cache` loads the extractor and the output worker's code without running them:
+ * the image build uses it so that every job's fresh container starts with a filled cache.
  *
  * Loaded in a worker thread, it is the automatic parser's output worker (see below).
  */
@@ -42,13 +42,12 @@ try {
 /**
  * The automatic parser's output worker runs this command in a worker thread, with this argument
  * (OUTPUT_WORKER_ARG of src/mapping/auto/outputWorker.ts; a test runs a worker), and loads the
- * output phase's own small bundle only. `--fill-compile-cache` leaves that bundle out: a worker
- * keys its cache with the V8 flags of the moment it starts, which the run has changed (heap
- * settings, src/extractor.ts); measured, the bundle loads in ~15 ms with or without a cache.
+ * output phase's own small bundle only.
  */
 const outputWorker = process.argv.includes('--auto-output-worker') ? await import('./mapping/auto/outputWorkerEntry.ts') : undefined;
 if (process.argv[2] === '--fill-compile-cache') {
   await import('./extractor.ts');
+  await import('./mapping/auto/outputWorkerEntry.ts');
 } else if (outputWorker === undefined || !outputWorker.startIfOutputWorker()) {
   const { main, setOutputWorkerScript } = await import('./extractor.ts');
   setOutputWorkerScript(new URL(import.meta.url));

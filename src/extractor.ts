@@ -37,23 +37,48 @@ export { setOutputWorkerScript } from './mapping/auto/outputWorkerClient.ts';
  *   instead of 150–170 ms. `--allocation-site-pretenuring` is read at every such decision.
  * - The output worker's heap: semi-spaces of YOUNG_CAP_BYTES / 2 from its start (see
  *   `setOutputWorkerHeap`; the growth factor set here would keep its young generation at 1 MiB).
+ *
+ * These flags are part of the hash V8 checks a code cache against, and a new thread reads it:
+ * with them set, a worker rejected Node's built-in code cache and compiled Node's own modules
+ * from source (~90 ms to start instead of ~48). They are set back to V8's defaults while an
+ * output worker starts (`suspend`), and again once it has loaded.
  */
 const YOUNG_CAP_BYTES = 32 * 1024 * 1024;
 const HEAP_GROWING_PERCENT = 25;
+/** `node --v8-options` of Node 24: 0 = V8 picks the growing factor itself. */
+const V8_DEFAULT_HEAP_GROWING_PERCENT = 0;
 
 function tuneHeap(): void {
-  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  v8.setFlagsFromString('--no-allocation-site-pretenuring');
-  setOutputWorkerHeap(YOUNG_CAP_BYTES / 2 / (1024 * 1024));
   let growing = true;
+  let suspended = 0;
+  const apply = (): void => {
+    v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+    v8.setFlagsFromString('--no-allocation-site-pretenuring');
+    v8.setFlagsFromString(growing ? '--semi-space-growth-factor=2' : '--semi-space-growth-factor=1');
+  };
   const check = (): void => {
     const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
     if (young === undefined) return;
     const full = young.space_size >= YOUNG_CAP_BYTES;
     if (full !== growing) return;
-    v8.setFlagsFromString(full ? '--semi-space-growth-factor=1' : '--semi-space-growth-factor=2');
     growing = !full;
+    if (suspended === 0) v8.setFlagsFromString(full ? '--semi-space-growth-factor=1' : '--semi-space-growth-factor=2');
   };
+  const suspend = (): (() => void) => {
+    if (suspended++ === 0) {
+      v8.setFlagsFromString(`--heap-growing-percent=${V8_DEFAULT_HEAP_GROWING_PERCENT}`);
+      v8.setFlagsFromString('--allocation-site-pretenuring');
+      v8.setFlagsFromString('--semi-space-growth-factor=2');
+    }
+    let resumed = false;
+    return () => {
+      if (resumed) return;
+      resumed = true;
+      if (--suspended === 0) apply();
+    };
+  };
+  apply();
+  setOutputWorkerHeap({ semiSpaceMb: YOUNG_CAP_BYTES / 2 / (1024 * 1024), suspendFlags: suspend });
   new PerformanceObserver(check).observe({ entryTypes: ['gc'] });
 }
 

@@ -68,7 +68,7 @@ registerHooks({ load(url, context, next) { if (url.startsWith('file:')) fs.appen
   }
 });
 
-test('--fill-compile-cache loads the extractor without running it, and a run then uses that cache', async () => {
+test('--fill-compile-cache loads the extractor and the output worker without running them, and a run then uses that cache', async () => {
   // The image's /tmp: the cache lives under os.tmpdir().
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cache-'));
   const dir = makeDataDir({ parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } } });
@@ -78,8 +78,11 @@ test('--fill-compile-cache loads the extractor without running it, and a run the
     assert.equal(fill.stdout + fill.stderr, '');
     assert.ok(fs.readdirSync(path.join(tmp, 'node-compile-cache'), { recursive: true }).length > 1, 'a cache entry was written');
     // Node reports on its compile cache with NODE_DEBUG_NATIVE; a rejected cache (other V8 flags at load) would be rebuilt.
-    const run = await promisify(execFile)(process.execPath, [CLI], { env: { ...env, KBC_DATADIR: dir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, encoding: 'utf8' });
+    const run = await promisify(execFile)(process.execPath, [CLI], { env: { ...env, KBC_DATADIR: dir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', EX_GENERIC_OUTPUT_WORKER: 'always' }, encoding: 'utf8' });
     assert.match(run.stderr, /code cache for ESM file:\S+\/dist\/extractor\.js was accepted/);
+    // The worker starts after the run has set its heap flags: they are V8's defaults again while
+    // it loads, so its code caches (this one, and Node's own) match (src/extractor.ts).
+    assert.match(run.stderr, /code cache for ESM file:\S+\/dist\/mapping\/auto\/outputWorkerEntry\.js was accepted/);
     assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -70,6 +70,11 @@ export interface SerializedError {
   stack?: string;
 }
 
+/** Sent once the worker's code is loaded: the main thread may set its V8 flags again. */
+export interface ReadyMessage {
+  type: 'ready';
+}
+
 export type WorkerReply =
   /** `passes`: how many times the worker started rendering from the first batch. */
   | { type: 'done'; tables: RenderedTable[]; structure: StructureSnapshot; passes: number }
@@ -230,7 +235,7 @@ export function startIfOutputWorker(): boolean {
 }
 
 /** Entry of the worker thread: messages are handled one after another, in order. */
-function runOutputWorker(port: { on(event: 'message', f: (m: FramesMessage) => void): void; postMessage(m: WorkerReply): void }, data: OutputWorkerData): void {
+function runOutputWorker(port: { on(event: 'message', f: (m: FramesMessage) => void): void; postMessage(m: WorkerReply | ReadyMessage): void }, data: OutputWorkerData): void {
   const renderer = new OutputRenderer(data);
   const queue: FramesMessage[] = [];
   let busy = false;
@@ -246,4 +251,5 @@ function runOutputWorker(port: { on(event: 'message', f: (m: FramesMessage) => v
     queue.push(m);
     if (!busy) void drain();
   });
+  port.postMessage({ type: 'ready' } satisfies ReadyMessage);
 }

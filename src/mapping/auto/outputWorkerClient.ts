@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { OUTPUT_WORKER_ARG, type FramesMessage, type OutputWorkerData, type WorkerReply } from './outputWorker.ts';
+import { OUTPUT_WORKER_ARG, type FramesMessage, type OutputWorkerData, type ReadyMessage, type WorkerReply } from './outputWorker.ts';
 import type { StructureSnapshot } from './structure.ts';
 
 /**
@@ -38,17 +38,26 @@ export function setOutputWorkerScript(script: string | URL): void {
   workerScript = script;
 }
 
-/** The young generation a worker's heap starts with (`setOutputWorkerHeap`); unset: V8's default. */
-let workerSemiSpaceMb: number | undefined;
+export interface OutputWorkerHeap {
+  /**
+   * Semi-spaces of each worker's heap, fixed from its start. The command's heap tuning
+   * (src/extractor.ts) steers the main thread's young generation with a process-wide V8 flag that
+   * also stops a worker's from growing: the worker then scavenged its 1 MiB young generation ~700
+   * times per 100,000 records instead of ~45 times.
+   */
+  semiSpaceMb: number;
+  /**
+   * Sets the process-wide V8 flags back to their defaults until the returned function is called
+   * (a worker started with other flags compiles Node's own modules without their code cache).
+   */
+  suspendFlags(): () => void;
+}
 
-/**
- * Gives each worker's heap semi-spaces of `semiSpaceMb` from the start, fixed. The command's heap
- * tuning (src/extractor.ts) steers the main thread's young generation with a process-wide V8 flag
- * that also stops a worker's from growing: the worker then scavenged its 1 MiB young generation
- * ~700 times per 100,000 records instead of ~45 times.
- */
-export function setOutputWorkerHeap(semiSpaceMb: number): void {
-  workerSemiSpaceMb = semiSpaceMb;
+/** Set by the command's heap tuning; unset: V8's defaults. */
+let workerHeap: OutputWorkerHeap | undefined;
+
+export function setOutputWorkerHeap(heap: OutputWorkerHeap): void {
+  workerHeap = heap;
 }
 
 export class OutputWorkerClient {
@@ -59,17 +68,26 @@ export class OutputWorkerClient {
   /** Why the worker cannot be used any more (it crashed or exited). */
   private broken: string | undefined;
 
-  private constructor(worker: Worker, dir: string, progress: SharedArrayBuffer) {
+  /** Sets the heap flags again (see `OutputWorkerHeap.suspendFlags`): once the worker has loaded. */
+  private readonly resumeFlags: () => void;
+
+  private constructor(worker: Worker, dir: string, progress: SharedArrayBuffer, resumeFlags: () => void) {
     this.worker = worker;
+    this.resumeFlags = resumeFlags;
     this.dir = dir;
     this.progress = new Int32Array(progress);
     const fail = (why: string): void => {
+      this.resumeFlags();
       this.broken ??= why;
       const pending = this.pending;
       this.pending = undefined;
       pending?.(undefined);
     };
-    worker.on('message', (reply: WorkerReply) => {
+    worker.on('message', (reply: WorkerReply | ReadyMessage) => {
+      if (reply.type === 'ready') {
+        this.resumeFlags();
+        return;
+      }
       const pending = this.pending;
       this.pending = undefined;
       pending?.(reply);
@@ -83,21 +101,25 @@ export class OutputWorkerClient {
   static start(spoolFile: string, spoolDir: string, onError: (why: string) => void): OutputWorkerClient | undefined {
     if (workerScript === undefined) return undefined;
     let dir: string | undefined;
+    let resume = (): void => {};
     try {
       dir = fs.mkdtempSync(path.join(spoolDir, 'render-'));
       const { Worker } = process.getBuiltinModule('node:worker_threads');
       const progress = new SharedArrayBuffer(4);
       const data: OutputWorkerData = { role: 'auto-output', spoolFile, dir, progress };
       let resourceLimits: { maxYoungGenerationSizeMb: number } | undefined;
-      if (workerSemiSpaceMb !== undefined) {
+      if (workerHeap !== undefined) {
         // Read when the worker's heap is created, not again: the main thread's heap keeps its own.
-        process.getBuiltinModule('node:v8').setFlagsFromString(`--min-semi-space-size=${workerSemiSpaceMb}`);
+        // Not part of the code-cache hash (measured).
+        process.getBuiltinModule('node:v8').setFlagsFromString(`--min-semi-space-size=${workerHeap.semiSpaceMb}`);
         // V8's young generation: two semi-spaces and as much again for large objects.
-        resourceLimits = { maxYoungGenerationSizeMb: 3 * workerSemiSpaceMb };
+        resourceLimits = { maxYoungGenerationSizeMb: 3 * workerHeap.semiSpaceMb };
+        resume = workerHeap.suspendFlags();
       }
       const worker = new Worker(workerScript, { workerData: data, argv: [OUTPUT_WORKER_ARG], ...(resourceLimits ? { resourceLimits } : {}) });
-      return new OutputWorkerClient(worker, dir, progress);
+      return new OutputWorkerClient(worker, dir, progress, resume);
     } catch (e) {
+      resume();
       if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
       onError((e as Error).message);
       return undefined;
