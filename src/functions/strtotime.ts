@@ -635,8 +635,7 @@ rule('americanshort|american', alt(americanshort, american), (p, t) => {
   t.m = getNr(p, 2);
   t.d = getNr(p, 2);
   if (p.cur() === '/') {
-    const y = getYear(p, 4);
-    t.y = y;
+    t.y = getYear(p, 4);
   }
 });
 rule('iso8601date4|iso8601dateslash|dateslash', alt(iso8601date4, iso8601dateslash, dateslash), (p, t) => {
@@ -647,8 +646,7 @@ rule('iso8601date4|iso8601dateslash|dateslash', alt(iso8601date4, iso8601datesla
 });
 rule('iso8601date2', iso8601date2, (p, t) => {
   haveDate(t);
-  const y = getYear(p, 4);
-  t.y = y;
+  t.y = getYear(p, 4);
   t.m = getNr(p, 2);
   t.d = getNr(p, 2);
 });
@@ -660,15 +658,13 @@ rule('iso8601datex', iso8601datex, (p, t) => {
 });
 rule('gnudateshorter', gnudateshorter, (p, t) => {
   haveDate(t);
-  const y = getYear(p, 4);
-  t.y = y;
+  t.y = getYear(p, 4);
   t.m = getNr(p, 2);
   t.d = 1;
 });
 rule('gnudateshort', gnudateshort, (p, t) => {
   haveDate(t);
-  const y = getYear(p, 4);
-  t.y = y;
+  t.y = getYear(p, 4);
   t.m = getNr(p, 2);
   t.d = getNr(p, 2);
 });
@@ -677,22 +673,19 @@ rule('datefull', datefull, (p, t) => {
   t.d = getNr(p, 2);
   skipDaySuffix(p);
   t.m = getMonth(p);
-  const y = getYear(p, 4);
-  t.y = y;
+  t.y = getYear(p, 4);
 });
 rule('pointed', pointed, (p, t) => {
   haveDate(t);
   t.d = getNr(p, 2);
   t.m = getNr(p, 2);
-  const y = getYear(p, 4);
-  t.y = y;
+  t.y = getYear(p, 4);
 });
 rule('pointed2', pointed2, (p, t) => {
   haveDate(t);
   t.d = getNr(p, 2);
   t.m = getNr(p, 2);
-  const y = getYear(p, 2);
-  t.y = y;
+  t.y = getYear(p, 2);
 });
 rule('datenoday', datenoday, (p, t) => {
   haveDate(t);
@@ -712,8 +705,7 @@ rule('datetextual|datenoyear', alt(datetextual, datenoyear), (p, t) => {
   haveDate(t);
   t.m = getMonth(p);
   t.d = getNr(p, 2);
-  const y = getYear(p, 4);
-  t.y = y;
+  t.y = getYear(p, 4);
 });
 rule('datenoyearrev', datenoyearrev, (p, t) => {
   haveDate(t);
@@ -773,8 +765,7 @@ rule('pgtextshort', pgtextshort, (p, t) => {
   haveDate(t);
   t.m = getMonth(p);
   t.d = getNr(p, 2);
-  const y = getYear(p, 4);
-  t.y = y;
+  t.y = getYear(p, 4);
 });
 rule('pgtextreverse', pgtextreverse, (p, t) => {
   haveDate(t);
