@@ -10,7 +10,7 @@ import { resolveUrl } from './url.ts';
 import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest } from './prepared.ts';
 import { retryDelayMs, shouldRetry, type RetryPolicy } from './retry.ts';
 import type { Transport, WireResponse } from './transport.ts';
-import { MAX_CONTEXT_BODY } from './response.ts';
+import { MAX_CONTEXT_BODY, bodyExcerpt } from './response.ts';
 
 export interface Authenticator {
   /** Runs before every attempt (retries and redirect hops included). */
@@ -241,7 +241,7 @@ export class HttpClient {
 /** A response body for a log context: redacted before it is cut, so no secret is half shown. */
 function contextBody(body: Buffer, logger: Logger): string {
   const text = logger.secrets.redact(body.subarray(0, MAX_CONTEXT_BODY * 4).toString('utf8'));
-  return text.length > MAX_CONTEXT_BODY || body.length > MAX_CONTEXT_BODY * 4 ? `${text.slice(0, MAX_CONTEXT_BODY)} (truncated, ${body.length} bytes in total)` : text;
+  return text.length > MAX_CONTEXT_BODY || body.length > MAX_CONTEXT_BODY * 4 ? bodyExcerpt(text, body.length) : text;
 }
 
 /** The debug request line (01 §4.4), with credentials hidden (01 §4.5). */

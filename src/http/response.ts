@@ -54,7 +54,7 @@ export function httpErrorFor(res: ClientResponse, secrets?: SecretRegistry): Htt
   try {
     decoded = JSON.parse(raw);
     // A huge JSON error body is shown as an excerpt, not as a log line of its full size.
-    if (raw.length > MAX_CONTEXT_BODY) decoded = `${(secrets ? secrets.redact(raw) : raw).slice(0, MAX_CONTEXT_BODY)} (truncated, ${res.body.length} bytes in total)`;
+    if (raw.length > MAX_CONTEXT_BODY) decoded = bodyExcerpt(raw, res.body.length, secrets);
   } catch {
     decoded = '';
   }
@@ -65,18 +65,22 @@ export function httpErrorFor(res: ClientResponse, secrets?: SecretRegistry): Htt
 /** Longest response text put into an error's context: a hostile body must not become a 100 MB log line. */
 export const MAX_CONTEXT_BODY = 16 * 1024;
 
+/**
+ * The first MAX_CONTEXT_BODY characters of a body text too long for a log context, marked as cut.
+ * With `secrets`, redacted before it is cut, so no secret is left half-visible at the cut.
+ */
+export function bodyExcerpt(text: string, totalBytes: number, secrets?: SecretRegistry): string {
+  const shown = secrets ? secrets.redact(text) : text;
+  return `${shown.slice(0, MAX_CONTEXT_BODY)} (truncated, ${totalBytes} bytes in total)`;
+}
+
 function decodeBody(res: ClientResponse, secrets?: SecretRegistry): Value {
   const text = decodeUtf8Lossy(res.body);
   try {
     return decodeJson(text, 'response');
   } catch (e) {
     if (!(e instanceof JsonDecodeError)) throw e;
-    let json = text;
-    if (json.length > MAX_CONTEXT_BODY) {
-      // Redact before cutting, so no secret is left half-visible at the cut.
-      json = secrets ? secrets.redact(json) : json;
-      json = `${json.slice(0, MAX_CONTEXT_BODY)} (truncated, ${res.body.length} bytes in total)`;
-    }
+    const json = text.length > MAX_CONTEXT_BODY ? bodyExcerpt(text, res.body.length, secrets) : text;
     throw new UserError(`Invalid JSON response from API: JSON decode error: ${e.apiReason}`, {
       context: { json, errDetail: e.reason },
     });
