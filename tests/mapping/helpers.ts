@@ -114,17 +114,16 @@ export interface RunResult {
 
 /** Runs an example's jobs (no pagination) through the automatic parser. */
 export async function runExample(name: string, options: { outputWorker?: OutputWorkerMode } = {}): Promise<RunResult> {
-  const dir = fs.readdirSync(EXAMPLES).find((d) => d.startsWith(name + '-'))!;
-  const exampleDir = path.join(EXAMPLES, dir);
-  const config = readConfig(exampleDir);
+  const dir = exampleDir(name);
+  const config = readConfig(dir);
   const params = config.get('parameters') as PhpArray;
   const cfg = params.get('config') as PhpArray;
   const baseUrl = phpString(get(params, 'api', 'baseUrl'));
   const basePath = new URL(baseUrl).pathname; // /<folder>/
   const apiFolder = path.join(EXAMPLES, basePath.split('/')[1]!);
   // The mock server knows every example's simulations; most configs use their own folder.
-  const apiDir = fs.existsSync(apiFolder) ? apiFolder : exampleDir;
-  const statePath = path.join(exampleDir, 'in', 'state.json');
+  const apiDir = fs.existsSync(apiFolder) ? apiFolder : dir;
+  const statePath = path.join(dir, 'in', 'state.json');
   const state = fs.existsSync(statePath) ? decodeJson(fs.readFileSync(statePath, 'utf8'), 'config') : undefined;
   const logger = testLogger();
   const spoolDir = tmpSpoolDir();
@@ -172,8 +171,7 @@ export async function runExample(name: string, options: { outputWorker?: OutputW
 
 /** Expected tables of an example: file name (without bucket prefix) → bytes. */
 export function expectedTables(name: string, bucket: string): Map<string, string> {
-  const dir = fs.readdirSync(EXAMPLES).find((d) => d.startsWith(name + '-'))!;
-  const out = path.join(EXAMPLES, dir, '_sample_out');
+  const out = path.join(exampleDir(name), '_sample_out');
   const res = new Map<string, string>();
   for (const f of fs.readdirSync(out)) {
     if (f.endsWith('.manifest')) continue;
