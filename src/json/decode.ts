@@ -161,7 +161,7 @@ function parseObject(depth: number): Value {
   const out: JsonObject | PhpArray = configMode ? new PhpArray() : new JsonObject();
   for (;;) {
     if (c !== 0x22) unexpected();
-    const key = parseString();
+    const key = parseKey();
     skipWs();
     if (src.charCodeAt(pos) !== 0x3a) unexpected();
     pos++;
@@ -185,6 +185,36 @@ function parseObject(depth: number): Value {
     if (c === 0x5d) fail('state-mismatch');
     return unexpected();
   }
+}
+
+/**
+ * Keys repeat in nearly every object of a response. A small direct-mapped cache hands out one
+ * string instance per key: no copy of the key per object, and its hash (computed by the first
+ * `Map` that sees it) is reused by every later map and lookup.
+ */
+const KEY_CACHE_SIZE = 512;
+const MAX_CACHED_KEY = 64;
+const keyCache: string[] = new Array<string>(KEY_CACHE_SIZE).fill('');
+
+/** `parseString` for a key: a plain (escape-free, short) key comes from the cache. */
+function parseKey(): string {
+  const start = pos + 1;
+  let p = start;
+  let h = 0;
+  let c = src.charCodeAt(p);
+  while (c >= 0x20 && c !== 0x22 && c !== 0x5c) {
+    h = (h * 31 + c) | 0;
+    c = src.charCodeAt(++p);
+  }
+  const n = p - start;
+  if (c !== 0x22 || n > MAX_CACHED_KEY) return parseString();
+  pos = p + 1;
+  const slot = h & (KEY_CACHE_SIZE - 1);
+  const cached = keyCache[slot]!;
+  if (cached.length === n && src.startsWith(cached, start)) return cached;
+  const key = src.slice(start, p);
+  keyCache[slot] = key;
+  return key;
 }
 
 /** `pos` is at the opening quote; returns the decoded string with `pos` after the closing quote. */
@@ -273,6 +303,8 @@ function parseEscape(): string {
   }
 }
 
+const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
+
 /** int64 minimum magnitude: a 19-digit literal at or above it does not fit (except −2^63). */
 const INT64_MIN_DIGITS = '9223372036854775808';
 
@@ -296,10 +328,19 @@ function parseNumber(): Value {
   }
   let isFloat = false;
   if (c === 0x2e) {
+    const fractionStart = pos + 1;
     c = src.charCodeAt(++pos);
     if (!(c >= 0x30 && c <= 0x39)) fail('syntax');
-    do c = src.charCodeAt(++pos);
-    while (c >= 0x30 && c <= 0x39);
+    do {
+      n = n * 10 + (c - 0x30);
+      c = src.charCodeAt(++pos);
+    } while (c >= 0x30 && c <= 0x39);
+    // At most 15 digits in all and no exponent: n < 10^15 and 10^k are exact doubles, so their
+    // quotient is the correctly rounded value of the literal — what `Number()` of its text gives.
+    if (c !== 0x65 && c !== 0x45 && pos - digitsStart <= 16) {
+      const scaled = n / POW10[pos - fractionStart]!;
+      return new PhpFloat(negative ? -scaled : scaled);
+    }
     isFloat = true;
   }
   if (c === 0x65 || c === 0x45) {

@@ -319,6 +319,41 @@ test('large input', () => {
   });
 });
 
+test('decimal literals decode to the double Number() reads from their text (short ones skip it)', () => {
+  // A fixed pseudo-random sequence: literals of 1–18 digits around the 15-digit fast-path limit.
+  let seed = 12345;
+  const next = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const literals = ['0.0', '-0.0', '0.1', '0.3', '123456789012345.6', '0.000000000000001', '999999999999999.9', '1.5', '-2.675'];
+  for (let i = 0; i < 20000; i++) {
+    const intDigits = next(10);
+    let t = next(2) === 0 ? '-' : '';
+    t += intDigits === 0 ? '0' : String(1 + next(9)) + Array.from({ length: intDigits - 1 }, () => next(10)).join('');
+    t += '.' + Array.from({ length: 1 + next(17) }, () => (next(3) === 0 ? 0 : next(10))).join('');
+    literals.push(t);
+  }
+  const decoded = decodeJson(`[${literals.join(',')}]`, 'response') as Value[];
+  literals.forEach((t, i) => {
+    const v = decoded[i];
+    assert.ok(v instanceof PhpFloat, t);
+    assert.ok(Object.is(v.value, Number(t)), `${t}: ${v.value} vs ${Number(t)}`);
+  });
+});
+
+test('keys: the same text gives the same key, different texts never share one (cache collisions included)', () => {
+  const keys = Array.from({ length: 3000 }, (_, i) => `k${i.toString(36)}`);
+  const text = JSON.stringify([Object.fromEntries(keys.map((k, i) => [k, i])), Object.fromEntries(keys.map((k, i) => [k, -i]))]);
+  const [a, b] = decodeJson(text, 'response') as JsonObject[];
+  assert.deepEqual([...a!.keys()], keys);
+  assert.deepEqual([...b!.keys()], keys);
+  assert.equal(b!.get(`k${(2000).toString(36)}`), -2000);
+  // Escaped, long and non-Latin-1 keys.
+  const odd = decodeJson('{"a\\"b":1,"' + 'x'.repeat(100) + '":2,"é€":3,"a\\u0062":4,"ab":5}', 'response') as JsonObject;
+  assert.deepEqual([...odd], [['a"b', 1], ['x'.repeat(100), 2], ['é€', 3], ['ab', 5]]);
+});
+
 test('decodeUtf8Lossy drops invalid sequences, keeps genuine U+FFFD', () => {
   const b = (...xs: (number | string)[]) =>
     new Uint8Array(xs.flatMap((x) => (typeof x === 'string' ? [...Buffer.from(x, 'utf8')] : [x])));
