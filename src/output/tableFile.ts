@@ -4,6 +4,7 @@
  * appended to the staged table later, `writeRendered`).
  */
 import { BufferedFile } from './bufferedFile.ts';
+import type { Value } from '../json/value.ts';
 import type { TableWriter } from './tableSink.ts';
 
 export class TableFile implements TableWriter {
@@ -23,6 +24,11 @@ export class TableFile implements TableWriter {
   write(cells: readonly string[]): void {
     this.rows++;
     this.file.writeRow(cells);
+  }
+
+  writeValues(values: readonly Value[]): void {
+    this.rows++;
+    this.file.writeValueRow(values);
   }
 
   writeRendered(file: string, rows: number): void {

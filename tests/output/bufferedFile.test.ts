@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BufferedFile } from '../../src/output/bufferedFile.ts';
-import { csvLine } from '../../src/output/csv.ts';
+import { csvCell, csvLine } from '../../src/output/csv.ts';
+import { JsonObject, PhpFloat, type Value } from '../../src/json/value.ts';
 
 test('writeRow writes the bytes of csvLine: quotes, non-ASCII, lone surrogates, empty rows, cells larger than the buffer', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'buffered-file-'));
@@ -25,4 +26,32 @@ test('writeRow writes the bytes of csvLine: quotes, non-ASCII, lone surrogates, 
   const expected = 'header\n' + rows.map((r) => csvLine(r)).join('');
   assert.ok(fs.readFileSync(file).equals(Buffer.from(expected, 'utf8')));
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('writeValueRow writes the bytes of writeRow(values.map(csvCell))', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'buffered-file-'));
+  try {
+    const list: Value[] = [1, 'a'];
+    const object = new JsonObject([['k', new PhpFloat(0.1)]]);
+    const rows: Value[][] = [
+      [0, -0, 7, -7, 9, 10, 99, 100, 2147483647, -2147483648, 2147483648, -2147483649, 9007199254740991, 2n ** 60n],
+      [null, true, false, '', 'a"b', 'ž', new PhpFloat(1), new PhpFloat(-0), new PhpFloat(0.1), new PhpFloat(1e100), 1.5],
+      [list, object, 'x'.repeat(300_000)],
+      [],
+    ];
+    for (let i = -3000; i < 3000; i += 7) rows.push([i * 1013, i % 2 === 0, `r${i}`, i % 3 === 0 ? null : new PhpFloat(i / 8)]);
+    const viaCells = new BufferedFile(path.join(dir, 'cells.csv'));
+    const viaValues = new BufferedFile(path.join(dir, 'values.csv'));
+    for (const row of rows) {
+      viaCells.writeRow(row.map((v) => csvCell(v)));
+      viaValues.writeValueRow(row);
+    }
+    viaCells.close();
+    viaValues.close();
+    const expected = fs.readFileSync(path.join(dir, 'cells.csv'));
+    assert.ok(expected.toString().startsWith('"0","0","7","-7","9","10","99","100","2147483647","-2147483648","2147483648","-2147483649"'));
+    assert.deepEqual(fs.readFileSync(path.join(dir, 'values.csv')), expected);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -5,7 +5,7 @@ import { JsonObject, PhpArray, type Value, type ValueMap } from '../../json/valu
 import { pjson } from '../../json/encode.ts';
 import { md5OfSerialized } from '../../json/serialize.ts';
 import { csvCell } from '../../output/csv.ts';
-import type { TableSink, TableWriter } from '../../output/tableSink.ts';
+import { writeValueRow, type TableSink, type TableWriter } from '../../output/tableSink.ts';
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { safe } from '../names.ts';
@@ -51,6 +51,8 @@ interface Column {
   /** Header name and slot when the plan was made (names are looked up live, see slotOf). */
   name: string;
   slot: number;
+  /** For a nested object: the slot in this plan of each cell of the child plan it was made for. */
+  nested?: { plan: Plan; slots: Int32Array };
 }
 
 interface Plan {
@@ -59,6 +61,8 @@ interface Plan {
   /** Distinct header names (PHP array keys) → cell slot. */
   slots: Map<string, number>;
   names: string[];
+  /** A row of nulls as long as `names` (copied for each row). */
+  blank: Value[];
   cols: Column[];
 }
 
@@ -188,9 +192,7 @@ export class CurrentOutput {
       }
       const plan = this.plan(row, clean, keys, sig);
       const values = this.emitRow(r, row, clean, plan, null, digest);
-      const cells = new Array<string>(values.length);
-      for (let j = 0; j < values.length; j++) cells[j] = csvCell(values[j]);
-      writer.write(cells);
+      writeValueRow(writer, values);
     }
   }
 
@@ -255,14 +257,16 @@ export class CurrentOutput {
       if (existing) existing.t = 'string';
       else add(k, 'string', row.props.get(k));
     }
-    const plan: Plan = { version: currentStructureVersion(), header, slots, names, cols };
+    const blank: Value[] = [];
+    for (let i = 0; i < names.length; i++) blank.push(null);
+    const plan: Plan = { version: currentStructureVersion(), header, slots, names, blank, cols };
     byKeys.set(sig, plan);
     return plan;
   }
 
   /** `emitRow(r, P, parentKeys, outer)`: returns the cell values in header order. */
   private emitRow(r: ValueMap, row: SNode | undefined, clean: string, plan: Plan, outer: LinkRef | null, digest?: string): Value[] {
-    const values: Value[] = new Array<Value>(plan.names.length).fill(null);
+    const values = plan.blank.slice();
     const link = new LinkRef(clean, r, outer, digest);
     const cols = plan.cols;
     for (let i = 0; i < cols.length; i++) {
@@ -281,10 +285,14 @@ export class CurrentOutput {
       } else if (col.t === 'object' && v instanceof Map && col.node) {
         const childPlan = this.plan(col.node, col.clean, NO_KEYS, '');
         const nested = this.emitRow(v, col.node, col.clean, childPlan, link);
-        const names = childPlan.names;
-        for (let j = 0; j < names.length; j++) {
-          const slot = plan.slots.get(names[j]!);
-          if (slot === undefined) throw assignError(nested[j]!, names[j]!);
+        let nestedSlots = col.nested;
+        if (nestedSlots === undefined || nestedSlots.plan !== childPlan) {
+          nestedSlots = col.nested = { plan: childPlan, slots: Int32Array.from(childPlan.names, (name) => plan.slots.get(name) ?? -1) };
+        }
+        const slots = nestedSlots.slots;
+        for (let j = 0; j < slots.length; j++) {
+          const slot = slots[j]!;
+          if (slot < 0) throw assignError(nested[j]!, childPlan.names[j]!);
           values[slot] = nested[j]!;
         }
       } else if (v === null || typeof v !== 'object' || !(v instanceof Map || Array.isArray(v))) {
@@ -332,7 +340,7 @@ function slotOf(plan: Plan, col: Column, row: SNode | undefined, fallback: boole
 }
 
 function emptyPlan(keys: readonly string[]): Plan {
-  return { version: currentStructureVersion(), header: [], slots: new Map(), names: [], cols: keys.map((k) => ({ c: k, t: 'string', node: undefined, clean: '', name: '', slot: -1 })) };
+  return { version: currentStructureVersion(), header: [], slots: new Map(), names: [], blank: [], cols: keys.map((k) => ({ c: k, t: 'string', node: undefined, clean: '', name: '', slot: -1 })) };
 }
 
 /** Analysis of one batch with the error prefix of §4.3. */

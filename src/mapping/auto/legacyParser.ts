@@ -6,8 +6,7 @@ import { createHash } from 'node:crypto';
 import { PhpArray, PhpFloat, type Value, type ValueMap, isMap, isList } from '../../json/value.ts';
 import { pjson } from '../../json/encode.ts';
 import { phpString } from '../../json/numbers.ts';
-import { csvCell } from '../../output/csv.ts';
-import type { TableSink, TableWriter } from '../../output/tableSink.ts';
+import { writeValueRow, type TableSink, type TableWriter } from '../../output/tableSink.ts';
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { legacySafe, phpLooseStringEquals } from '../names.ts';
@@ -297,9 +296,7 @@ export class LegacyOutput {
         else for (const [k, v] of pc) r.set(k, v);
       }
       const values = this.emitRow(r, type, plan, null);
-      const cells = new Array<string>(values.length);
-      for (let j = 0; j < values.length; j++) cells[j] = csvCell(values[j]);
-      writer.write(cells);
+      writeValueRow(writer, values);
     }
   }
 
