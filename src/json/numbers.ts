@@ -121,31 +121,72 @@ export function numberText(n: number): string {
 }
 
 /**
- * `String(x)` of a finite x that is the double nearest to a decimal of at most 10
- * significant digits with at most 8 of them after the point (12.5, 45.62, -0.001, 7) — the
- * usual data — or undefined. The decimal is N / 10^j for the smallest j with N = round(|x|·10^j) <
+ * Result of `shortDecimal`: |x| = N / 10^j.
+ */
+let decimalN = 0;
+let decimalJ = 0;
+
+/**
+ * Whether a finite x is the double nearest to a decimal of at most 10 significant digits with at
+ * most 8 of them after the point (12.5, 45.62, -0.001, 7) — the usual data; if so, sets
+ * `decimalN` / `decimalJ`. The decimal is N / 10^j for the smallest j with N = round(|x|·10^j) <
  * 2^31 and N / 10^j === |x|: the division is correctly rounded, so the decimal reads back as x,
  * and no decimal with fewer digits does (a smaller j would have found it); at this magnitude
- * the grid 10^-j is far coarser than an ulp of x, so N is the only candidate. That is exactly
+ * the grid 10^-j is far coarser than an ulp of x, so N is the only candidate. Its text is exactly
  * the shortest round-trip text `String(x)` prints (fixed notation for 1e-6 ≤ |x| < 1e21).
  */
-function shortDecimalText(x: number): string | undefined {
+function shortDecimal(x: number): boolean {
   const ax = x < 0 ? -x : x;
-  if (!(ax >= 1e-6)) return undefined;
+  if (!(ax >= 1e-6)) return false;
   for (let j = 0; j <= 8; j++) {
     const scale = POW10[j]!;
     const scaled = ax * scale;
-    if (scaled >= 2147483648) return undefined;
+    if (scaled >= 2147483648) return false;
     const n = Math.round(scaled);
     if (n / scale !== ax) continue;
-    let digits = int32Text(n);
-    if (j === 0) return x < 0 ? '-' + digits : digits;
-    if (digits.length <= j) digits = '000000000'.slice(0, j + 1 - digits.length) + digits;
-    const point = digits.length - j;
-    const text = digits.slice(0, point) + '.' + digits.slice(point);
-    return x < 0 ? '-' + text : text;
+    decimalN = n;
+    decimalJ = j;
+    return true;
   }
-  return undefined;
+  return false;
+}
+
+/** `String(x)` when `shortDecimal(x)`, else undefined. */
+function shortDecimalText(x: number): string | undefined {
+  if (!shortDecimal(x)) return undefined;
+  const j = decimalJ;
+  let digits = int32Text(decimalN);
+  if (j === 0) return x < 0 ? '-' + digits : digits;
+  if (digits.length <= j) digits = '000000000'.slice(0, j + 1 - digits.length) + digits;
+  const point = digits.length - j;
+  const text = digits.slice(0, point) + '.' + digits.slice(point);
+  return x < 0 ? '-' + text : text;
+}
+
+/**
+ * PHP's string conversion of the float x (`phpFloatString`) written as ASCII bytes into `out` at
+ * `at` (at least 24 bytes of room) when x is a short decimal (see `shortDecimal`) with
+ * 1e-4 ≤ |x|; returns the position after it, or -1 (nothing written) for any other x.
+ */
+export function writeShortFloatString(x: number, out: Uint8Array, at: number): number {
+  // Below 1e-4 PHP prints an exponent; at most 10 significant digits are within precision 14.
+  if (!(x >= 1e-4 || x <= -1e-4) || !shortDecimal(x)) return -1;
+  let n = decimalN;
+  const j = decimalJ;
+  if (x < 0) out[at++] = 0x2d;
+  let digits = 1;
+  for (let t = n; t >= 10; t = (t / 10) | 0) digits++;
+  // Leading zeros of a pure fraction: 0.0012 is N = 12, j = 4.
+  const width = digits > j ? digits : j + 1;
+  const end = j > 0 ? at + width + 1 : at + width;
+  let p = end;
+  for (let k = 0; k < width; k++) {
+    if (k === j && j > 0) out[--p] = 0x2e;
+    const t = (n / 10) | 0;
+    out[--p] = 0x30 + n - t * 10;
+    n = t;
+  }
+  return end;
 }
 
 let groups: string[] | undefined;

@@ -7,7 +7,8 @@
  * strings are built per row. The buffer is written out when the next piece may not fit.
  */
 import fs from 'node:fs';
-import type { Value } from '../json/value.ts';
+import { PhpFloat, type Value } from '../json/value.ts';
+import { writeShortFloatString } from '../json/numbers.ts';
 import { csvCell } from './csv.ts';
 
 const BUFFER_BYTES = 256 * 1024;
@@ -52,8 +53,8 @@ export class BufferedFile {
 
   /**
    * `writeRow(values.map(csvCell))`: the same bytes, with the common cells — strings, int32
-   * numbers, null, booleans — written without a cell string (an integer's text would be built
-   * only to be copied here).
+   * numbers, short decimal floats, null, booleans — written without a cell string (a number's
+   * text would be built only to be copied here).
    */
   writeValueRow(values: readonly Value[]): void {
     const n = values.length;
@@ -63,7 +64,7 @@ export class BufferedFile {
       if (typeof v === 'string') this.cell(v, last);
       else if (typeof v === 'number' && (v | 0) === v) this.int32Cell(v | 0, last);
       else if (v === null || v === undefined || typeof v === 'boolean') this.shortCell(v === true, last);
-      else this.cell(csvCell(v), last);
+      else if (!(v instanceof PhpFloat) || !this.floatCell(v.value, last)) this.cell(csvCell(v), last);
     }
     if (n === 0) {
       const buf = this.room(1)!;
@@ -94,6 +95,18 @@ export class BufferedFile {
     buf[p++] = QUOTE;
     buf[p++] = last ? LF : COMMA;
     this.used = p;
+  }
+
+  /** `"<text>"` of a float and the separator when `writeShortFloatString` applies; false otherwise. */
+  private floatCell(x: number, last: boolean): boolean {
+    const buf = this.room(27)!;
+    const end = writeShortFloatString(x, buf, this.used + 1);
+    if (end < 0) return false;
+    buf[this.used] = QUOTE;
+    buf[end] = QUOTE;
+    buf[end + 1] = last ? LF : COMMA;
+    this.used = end + 2;
+    return true;
   }
 
   /** `"1"` (true) or `""` (null, false) and the separator. */

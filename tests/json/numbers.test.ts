@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFloat, formatFloatGeneral, numberText, writeFloat17 } from '../../src/json/numbers.ts';
+import { formatFloat, formatFloatGeneral, numberText, phpFloatString, writeFloat17, writeShortFloatString } from '../../src/json/numbers.ts';
 
 function randomDoubles(count: number): number[] {
   let s = 12345;
@@ -67,5 +67,32 @@ test('writeFloat17 writes the bytes of formatFloat(x, 17) or declines', () => {
 test('numberText is String(n)', () => {
   for (const x of [...randomDoubles(30_000), 0, -0, 7, -7, 2147483647, -2147483648, 2147483648, 1e21, 1e-7, NaN, Infinity, -Infinity]) {
     assert.equal(numberText(x), String(x), `${x}`);
+  }
+});
+
+test('writeShortFloatString writes the bytes of phpFloatString, or nothing', () => {
+  const out = new Uint8Array(40);
+  const check = (x: number): boolean => {
+    out.fill(0xff);
+    const end = writeShortFloatString(x, out, 3);
+    if (end < 0) {
+      assert.ok(out.every((b) => b === 0xff), `wrote for ${x}`);
+      return false;
+    }
+    assert.equal(Buffer.from(out.subarray(3, end)).toString('latin1'), phpFloatString(x), String(x));
+    assert.equal(out[end], 0xff);
+    return true;
+  };
+  for (const x of [12.5, 0.0012, -88.5, 0.625, 7, 1e-4, 2147483647, 0.1, 99999.999]) assert.ok(check(x), `fast path for ${x}`);
+  for (const x of [0, -0, NaN, Infinity, -Infinity, 1e-5, 9.99e-5, 0.1 + 0.2, 1e20, 2 ** 31, Math.PI, 1 / 3]) assert.ok(!check(x), `no fast path for ${x}`);
+  let seed = 7;
+  const next = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  for (let i = 0; i < 50000; i++) {
+    const x = (next(2) ? -1 : 1) * (next(2147483647) / 10 ** next(12));
+    check(x);
+    check(x * 1.0000001);
   }
 });
