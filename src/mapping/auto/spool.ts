@@ -242,7 +242,9 @@ export class ValueDecoder {
     const b = this.buf;
     const start = this.pos;
     this.pos += n;
-    if (n < 24) {
+    // Concatenating char codes is cheaper than the native call only for the shortest strings: from
+    // 13 characters the result is a cons string, flattened (copied again) where it is read.
+    if (n < 8) {
       let s = '';
       for (let i = start; i < start + n; i++) s += String.fromCharCode(b[i]!);
       return s;
