@@ -171,9 +171,15 @@ function shortDecimalText(x: number): string | undefined {
 export function writeShortFloatString(x: number, out: Uint8Array, at: number): number {
   // Below 1e-4 PHP prints an exponent; at most 10 significant digits are within precision 14.
   if (!(x >= 1e-4 || x <= -1e-4) || !shortDecimal(x)) return -1;
-  let n = decimalN;
-  const j = decimalJ;
   if (x < 0) out[at++] = 0x2d;
+  return writeFixed(decimalN, decimalJ, out, at);
+}
+
+/**
+ * N / 10^j in fixed notation (N an integer, 0 ≤ N ≤ 2^31; j ≥ 0: `12`, `0.0012`, `12.25`)
+ * written as ASCII bytes into `out` at `at`; returns the position after it.
+ */
+export function writeFixed(n: number, j: number, out: Uint8Array, at: number): number {
   let digits = 1;
   for (let t = n; t >= 10; t = (t / 10) | 0) digits++;
   // Leading zeros of a pure fraction: 0.0012 is N = 12, j = 4.

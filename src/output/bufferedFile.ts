@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import { PhpFloat, type Value } from '../json/value.ts';
-import { writeShortFloatString } from '../json/numbers.ts';
+import { writeFixed, writeShortFloatString } from '../json/numbers.ts';
 import { csvCell } from './csv.ts';
 
 const BUFFER_BYTES = 256 * 1024;
@@ -40,26 +40,14 @@ export class BufferedFile {
   /**
    * One CSV record of the reference's dialect (spec 04 §1.4) with its LF: every cell quoted,
    * `"` doubled, cells separated by commas. Zero cells give an empty line. The bytes are those
-   * of `csvLine(cells)` encoded as UTF-8.
+   * of `csvLine(cells.map(csvCell))` encoded as UTF-8: strings are the cells' texts; int32
+   * numbers, short decimal floats, null and booleans are written without a text of their own
+   * (it would be built only to be copied here), other values through `csvCell`.
    */
-  writeRow(cells: readonly string[]): void {
+  writeRow(cells: readonly Value[]): void {
     const n = cells.length;
-    for (let i = 0; i < n; i++) this.cell(cells[i]!, i === n - 1);
-    if (n === 0) {
-      const buf = this.room(1)!;
-      buf[this.used++] = LF;
-    }
-  }
-
-  /**
-   * `writeRow(values.map(csvCell))`: the same bytes, with the common cells — strings, int32
-   * numbers, short decimal floats, null, booleans — written without a cell string (a number's
-   * text would be built only to be copied here).
-   */
-  writeValueRow(values: readonly Value[]): void {
-    const n = values.length;
     for (let i = 0; i < n; i++) {
-      const v = values[i];
+      const v = cells[i];
       const last = i === n - 1;
       if (typeof v === 'string') this.cell(v, last);
       else if (typeof v === 'number' && (v | 0) === v) this.int32Cell(v | 0, last);
@@ -77,21 +65,9 @@ export class BufferedFile {
     const buf = this.room(15)!;
     let p = this.used;
     buf[p++] = QUOTE;
-    if (v < 0) {
-      buf[p++] = 0x2d;
-      // -2^31 has no int32 negation; as a double it is exact.
-      v = -v;
-    }
-    // Digits from the right into their final place: count them first.
-    let digits = 1;
-    for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
-    let q = p + digits;
-    p = q;
-    do {
-      const t = Math.floor(v / 10);
-      buf[--q] = 0x30 + v - t * 10;
-      v = t;
-    } while (v > 0);
+    if (v < 0) buf[p++] = 0x2d;
+    // -2^31 has no int32 negation; as a double it is exact.
+    p = writeFixed(v < 0 ? -v : v, 0, buf, p);
     buf[p++] = QUOTE;
     buf[p++] = last ? LF : COMMA;
     this.used = p;

@@ -22,13 +22,12 @@ export class TableFile implements TableWriter {
   }
 
   write(cells: readonly string[]): void {
-    this.rows++;
-    this.file.writeRow(cells);
+    this.writeValues(cells);
   }
 
   writeValues(values: readonly Value[]): void {
     this.rows++;
-    this.file.writeValueRow(values);
+    this.file.writeRow(values);
   }
 
   writeRendered(file: string, rows: number): void {

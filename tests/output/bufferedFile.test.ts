@@ -28,7 +28,7 @@ test('writeRow writes the bytes of csvLine: quotes, non-ASCII, lone surrogates, 
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('writeValueRow writes the bytes of writeRow(values.map(csvCell))', () => {
+test('writeRow of values writes the bytes of csvLine(values.map(csvCell))', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'buffered-file-'));
   try {
     const list: Value[] = [1, 'a'];
@@ -40,15 +40,10 @@ test('writeValueRow writes the bytes of writeRow(values.map(csvCell))', () => {
       [],
     ];
     for (let i = -3000; i < 3000; i += 7) rows.push([i * 1013, i % 2 === 0, `r${i}`, i % 3 === 0 ? null : new PhpFloat(i / 8)]);
-    const viaCells = new BufferedFile(path.join(dir, 'cells.csv'));
     const viaValues = new BufferedFile(path.join(dir, 'values.csv'));
-    for (const row of rows) {
-      viaCells.writeRow(row.map((v) => csvCell(v)));
-      viaValues.writeValueRow(row);
-    }
-    viaCells.close();
+    for (const row of rows) viaValues.writeRow(row);
     viaValues.close();
-    const expected = fs.readFileSync(path.join(dir, 'cells.csv'));
+    const expected = Buffer.from(rows.map((row) => csvLine(row.map((v) => csvCell(v)))).join(''), 'utf8');
     assert.ok(expected.toString().startsWith('"0","0","7","-7","9","10","99","100","2147483647","-2147483648","2147483648","-2147483649"'));
     assert.deepEqual(fs.readFileSync(path.join(dir, 'values.csv')), expected);
   } finally {
