@@ -51,10 +51,12 @@ const V8_DEFAULT_HEAP_GROWING_PERCENT = 0;
 function tuneHeap(): void {
   let growing = true;
   let suspended = 0;
+  /** Factor 2 is V8's default growth; 1 stops it. */
+  const setGrowth = (): void => v8.setFlagsFromString(`--semi-space-growth-factor=${growing ? 2 : 1}`);
   const apply = (): void => {
     v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
     v8.setFlagsFromString('--no-allocation-site-pretenuring');
-    v8.setFlagsFromString(growing ? '--semi-space-growth-factor=2' : '--semi-space-growth-factor=1');
+    setGrowth();
   };
   const check = (): void => {
     const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
@@ -62,7 +64,7 @@ function tuneHeap(): void {
     const full = young.space_size >= YOUNG_CAP_BYTES;
     if (full !== growing) return;
     growing = !full;
-    if (suspended === 0) v8.setFlagsFromString(full ? '--semi-space-growth-factor=1' : '--semi-space-growth-factor=2');
+    if (suspended === 0) setGrowth();
   };
   const suspend = (): (() => void) => {
     if (suspended++ === 0) {
