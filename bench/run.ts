@@ -4,7 +4,9 @@
  * wall time is measured from spawn to exit, peak RSS is the process's own maxRSS (bench/maxrss.ts).
  *
  *   P1 throughput  200 pages × 500 nested records, offset pagination: extractor vs floor
- *                  (bench/floor.ts: keep-alive fetch + JSON.parse of the same pages). Median of 3.
+ *                  (bench/floor.ts: keep-alive fetch + JSON.parse of the same pages). Median of 5,
+ *                  the programs interleaved. Shown beside them, as a reference point: a naive
+ *                  single-threaded flattener without the reference's PHP rules (bench/naive.ts).
  *   P2 memory      the same shape at 1,000,000 records: peak RSS, and growth against P1's peak.
  *   P3 latency     one page of 1000 ids, a child job per id answered after 20 ms: wall time at
  *                  concurrency 1 / at the default; both runs' tables must be byte-identical.
@@ -25,6 +27,7 @@ const P1_TOTAL = 100_000;
 const P2_TOTAL = quick ? 200_000 : 1_000_000;
 const P3_IDS = quick ? 200 : 1000;
 const LIMIT = 500;
+const P1_ROUNDS = 5;
 const RUN_TIMEOUT_MS = 180_000;
 
 interface Measured {
@@ -114,10 +117,11 @@ function outputOf(dir: string): string {
   return parts.join('\n\0') + '\n\0' + state;
 }
 
-function tableBytes(dir: string): number {
-  const tables = path.join(dir, 'out', 'tables');
-  return fs.readdirSync(tables).reduce((n, f) => n + fs.statSync(path.join(tables, f)).size, 0);
+function dirBytes(dir: string): number {
+  return fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
 }
+
+const tableBytes = (dataDir: string): number => dirBytes(path.join(dataDir, 'out', 'tables'));
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number, d = 2): string => n.toFixed(d);
@@ -132,18 +136,26 @@ try {
   await measure([path.join(root, 'bench', 'floor.ts'), server.base, String(P1_TOTAL), String(LIMIT)]);
 
   const floors: Measured[] = [];
+  const naives: Measured[] = [];
   const p1: (Measured & { dir: string })[] = [];
-  for (let i = 0; i < 3; i++) {
+  const naiveDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-naive-'));
+  cleanup.push(naiveDir);
+  for (let i = 0; i < P1_ROUNDS; i++) {
     floors.push(await measure([path.join(root, 'bench', 'floor.ts'), server.base, String(P1_TOTAL), String(LIMIT)]));
+    naives.push(await measure([path.join(root, 'bench', 'naive.ts'), server.base, String(P1_TOTAL), String(LIMIT), naiveDir]));
     const run = await extractor(itemsConfig(server.base, P1_TOTAL));
     p1.push(run);
     cleanup.push(run.dir);
   }
+  const failed = [...floors, ...naives].find((m) => m.code !== 0);
+  if (failed) throw new Error(`a P1 reference program exited with ${failed.code}`);
+  const naiveMs = median(naives.map((m) => m.wallMs));
   const floorMs = median(floors.map((m) => m.wallMs));
   const p1Ms = median(p1.map((m) => m.wallMs));
   const p1Rss = median(p1.map((m) => m.peakRssMb));
   const p1Ratio = p1Ms / floorMs;
-  rows.push(['P1 floor (fetch+JSON.parse)', fmt(floorMs / 1000), fmt(median(floors.map((m) => m.peakRssMb)), 0), `${P1_TOTAL / LIMIT} pages × ${LIMIT}, median of 3`]);
+  rows.push(['P1 floor (fetch+JSON.parse)', fmt(floorMs / 1000), fmt(median(floors.map((m) => m.peakRssMb)), 0), `${P1_TOTAL / LIMIT} pages × ${LIMIT}, median of ${P1_ROUNDS}`]);
+  rows.push(['P1 naive flattener (1 thread)', fmt(naiveMs / 1000), fmt(median(naives.map((m) => m.peakRssMb)), 0), `no PHP rules, ${fmt(dirBytes(naiveDir) / 1048576, 0)} MB CSV, ratio ${fmt(naiveMs / floorMs)} (reference point)`]);
   rows.push([
     'P1 extractor',
     fmt(p1Ms / 1000),
