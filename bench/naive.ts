@@ -10,27 +10,11 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
+import { forEachPage } from './pages.ts';
 
 const [base, totalText, limitText, outDir] = process.argv.slice(2);
 if (outDir === undefined) throw new Error('usage: naive.ts <base> <total> <limit> <out-dir>');
-const total = Number(totalText);
-const limit = Number(limitText);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-function get(url: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve(Buffer.concat(chunks)));
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
 
 interface Table {
   columns: Map<string, number>;
@@ -89,17 +73,11 @@ function emit(item: unknown, name: string, parentId: string | undefined): void {
   t.text += row.join(',') + '\n';
 }
 
-let records = 0;
-for (let offset = 0; ; offset += limit) {
-  const page = JSON.parse((await get(`${base}/items?limit=${limit}&offset=${offset}&total=${total}`)).toString('utf8')) as { items: unknown[] };
-  for (const item of page.items) emit(item, 'items', undefined);
+await forEachPage(base!, Number(totalText), Number(limitText), (items) => {
+  for (const item of items) emit(item, 'items', undefined);
   for (const t of tables.values()) {
     fs.writeSync(t.fd, t.text);
     t.text = '';
   }
-  records += page.items.length;
-  if (page.items.length < limit) break;
-}
-agent.destroy();
+});
 for (const t of tables.values()) fs.closeSync(t.fd);
-if (records !== total) throw new Error(`naive: ${records} records, expected ${total}`);
