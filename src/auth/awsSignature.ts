@@ -6,10 +6,11 @@
 import { createHash, createHmac } from 'node:crypto';
 import { UserError } from '../errors/UserError.ts';
 import { phpBytes } from '../functions/convert.ts';
-import { isEmpty, member, type Value } from '../json/value.ts';
+import { isEmpty, member, type Value } from '../php/value.ts';
 import type { Signer } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
-import { buildQueryRebuild, parseQueryRebuild, rawurlencode } from '../http/query.ts';
+import { buildQueryRebuild, parseQueryRebuild } from '../php/guzzleQuery.ts';
+import { rawurlencode } from '../php/urlEncoding.ts';
 import { textOf } from './common.ts';
 
 const CREDENTIALS_PATH = 'parameters.aws.signature.credentials';

@@ -5,7 +5,7 @@
  */
 import { UserError } from '../errors/UserError.ts';
 import { phpBytes } from '../functions/convert.ts';
-import { isEmpty, member, type Value } from '../json/value.ts';
+import { isEmpty, member, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
 import { setAuthHeader, textOf } from './common.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';

@@ -7,13 +7,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { evaluateTopLevel, type FunctionContext } from '../functions/index.ts';
-import { pjson } from '../json/encode.ts';
-import { phpString } from '../json/numbers.ts';
-import { isEmpty, isMap, JsonObject, PhpArray, phpType, type Value } from '../json/value.ts';
+import { pjson } from '../php/jsonEncode.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isEmpty, isMap, JsonObject, PhpArray, phpType, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { headerValues } from '../http/headers.ts';
 import { defaultPort, type PreparedRequest } from '../http/prepared.ts';
-import { parseQueryRebuild, rawurlencode, urlencode } from '../http/query.ts';
+import { parseQueryRebuild } from '../php/guzzleQuery.ts';
+import { rawurlencode, urlencode } from '../php/urlEncoding.ts';
 
 export const AUTH_PATH = 'parameters.api.authentication';
 

@@ -2,8 +2,8 @@
  * Chooses the authenticator of a configuration (spec 02 §2). Importing the method files
  * registers them.
  */
-import { isEmpty, member } from '../json/value.ts';
-import { phpString } from '../json/numbers.ts';
+import { isEmpty, member } from '../php/value.ts';
+import { phpString } from '../php/stringConversion.ts';
 import type { Authenticator } from '../http/client.ts';
 import { getAuthMethod, type AuthSetup } from './registry.ts';
 import './basic.ts';

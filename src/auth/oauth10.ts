@@ -8,11 +8,12 @@ import { ApplicationError } from '../errors/ApplicationError.ts';
 import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { phpBytes } from '../functions/convert.ts';
-import { decodeJson } from '../json/decode.ts';
-import { JsonObject, PhpArray, phpType, type Value } from '../json/value.ts';
+import { decodeJson } from '../php/jsonDecode.ts';
+import { JsonObject, PhpArray, phpType, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
-import { parseQueryRebuild, rawurlencode, type RebuildValue } from '../http/query.ts';
+import { parseQueryRebuild, type RebuildValue } from '../php/guzzleQuery.ts';
+import { rawurlencode } from '../php/urlEncoding.ts';
 import { nonceOf, oauthDataText, readOAuthCredentials, seconds, setAuthHeader, textOf } from './common.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 

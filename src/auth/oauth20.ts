@@ -7,11 +7,11 @@ import { ApplicationError } from '../errors/ApplicationError.ts';
 import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { flattenContext } from '../functions/index.ts';
-import { decodeJson } from '../json/decode.ts';
-import { phpString } from '../json/numbers.ts';
-import { isEmpty, member, PhpArray, type Value } from '../json/value.ts';
+import { decodeJson } from '../php/jsonDecode.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isEmpty, member, PhpArray, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
-import { rebuildQuery } from '../http/query.ts';
+import { rebuildQuery } from '../php/guzzleQuery.ts';
 import {
   AUTH_PATH,
   evaluatePlace,

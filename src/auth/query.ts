@@ -7,9 +7,9 @@
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { flattenContext } from '../functions/index.ts';
-import { isEmpty, isMap, member, type Value } from '../json/value.ts';
+import { isEmpty, isMap, member, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
-import { rebuildQuery } from '../http/query.ts';
+import { rebuildQuery } from '../php/guzzleQuery.ts';
 import { AUTH_PATH, evaluatePlace, queryContext, requestContext, WireSecrets } from './common.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 

@@ -4,7 +4,7 @@
  * that lists the known ones.
  */
 import { UserError } from '../errors/UserError.ts';
-import type { Value } from '../json/value.ts';
+import type { Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Authenticator } from '../http/client.ts';
 import type { HeaderList } from '../http/headers.ts';

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
-import { decodeJson, decodeUtf8Lossy } from '../json/decode.ts';
-import { PhpArray, type Value } from '../json/value.ts';
+import { decodeJson, decodeUtf8Lossy } from '../php/jsonDecode.ts';
+import { PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 
 export function resolveDataDir(env: NodeJS.ProcessEnv = process.env): string {

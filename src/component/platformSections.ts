@@ -1,6 +1,6 @@
 /** Up-front checks of `parameters.sshProxy` and `parameters.aws` (spec 01 §2.4 group S). */
 import { UserError } from '../errors/UserError.ts';
-import { isEmpty, member, type Value } from '../json/value.ts';
+import { isEmpty, member, type Value } from '../php/value.ts';
 
 export function checkPlatformSections(parameters: Value | undefined): void {
   const ssh = member(parameters, 'sshProxy');

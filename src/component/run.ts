@@ -10,9 +10,9 @@ import { awsSignerFromParameters, createAuthenticator, randomHexNonce } from '..
 import { flattenContext } from '../functions/index.ts';
 import { HttpClient } from '../http/client.ts';
 import { Transport } from '../http/transport.ts';
-import { pjson } from '../json/encode.ts';
-import { phpString } from '../json/numbers.ts';
-import { isEmpty, member, PhpArray, truthy, type Value } from '../json/value.ts';
+import { pjson } from '../php/jsonEncode.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import { outputWorkerMode } from '../mapping/auto/outputWorkerClient.ts';

@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pjson } from '../json/encode.ts';
-import { isEmpty, PhpArray, type Value } from '../json/value.ts';
+import { pjson } from '../php/jsonEncode.ts';
+import { isEmpty, PhpArray, type Value } from '../php/value.ts';
 import { replaceRecursive } from '../http/request.ts';
 
 export class RunState {

@@ -4,9 +4,10 @@
  * next-page links), so a response cannot lead the extractor outside the allowed set.
  */
 import { UserError } from '../errors/UserError.ts';
-import { isEmpty, isMap, member, type Value } from '../json/value.ts';
-import { phpString } from '../json/numbers.ts';
-import { httpBuildQuery, phpParseUrl } from '../http/query.ts';
+import { isEmpty, isMap, member, type Value } from '../php/value.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { phpParseUrl } from '../php/parseUrl.ts';
+import { httpBuildQuery } from '../php/httpBuildQuery.ts';
 
 interface AllowedHost {
   host: string;

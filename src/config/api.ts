@@ -5,13 +5,13 @@
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { evaluate, flattenContext } from '../functions/index.ts';
-import { phpString } from '../json/numbers.ts';
-import { isEmpty, isMap, member, PhpArray, PhpFloat, phpType, type Value } from '../json/value.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isEmpty, isMap, member, PhpArray, PhpFloat, phpType, type Value } from '../php/value.ts';
 import { HeaderList, headerValues } from '../http/headers.ts';
 import { retryPolicyFrom, type RetryPolicy } from '../http/retry.ts';
 import { isValidUrl } from '../http/url.ts';
 import type { Logger } from '../logging/logger.ts';
-import { decodeJson } from '../json/decode.ts';
+import { decodeJson } from '../php/jsonDecode.ts';
 import { validateApiSection } from './validate.ts';
 import { attributesOf } from './configurations.ts';
 

@@ -4,7 +4,7 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { isEmpty, isMap, member, PhpArray, type Value } from '../json/value.ts';
+import { isEmpty, isMap, member, PhpArray, type Value } from '../php/value.ts';
 import { validateConfigSection } from './validate.ts';
 
 export interface Configuration {

@@ -10,8 +10,8 @@
 import type { ErrorObject } from 'ajv';
 import * as generated from './validators.generated.ts';
 import { UserError } from '../errors/UserError.ts';
-import { PhpFloat, type Value } from '../json/value.ts';
-import { varExport } from '../json/varExport.ts';
+import { PhpFloat, type Value } from '../php/value.ts';
+import { varExport } from '../php/varExport.ts';
 
 /** The shape of an ajv validate function (the generated module is not type-checked). */
 interface Validate {

@@ -10,8 +10,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { ApplicationError } from '../errors/ApplicationError.ts';
-import { phpFloatString } from '../json/numbers.ts';
-import { JsonObject, PhpArray, PhpFloat, type Value } from '../json/value.ts';
+import { phpFloatString } from '../php/stringConversion.ts';
+import { JsonObject, PhpArray, PhpFloat, type Value } from '../php/value.ts';
 
 // ---------------------------------------------------------------------------------------------
 // bytes

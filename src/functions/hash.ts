@@ -1,6 +1,6 @@
 /** Hash and encoding functions: md5, sha1, base64_encode, hash, hash_hmac (spec 02 §11.4, §11.9). */
 import { createHash } from 'node:crypto';
-import type { Value } from '../json/value.ts';
+import type { Value } from '../php/value.ts';
 import { bytesToPhpString, phpBytes, zppBool, zppString } from './convert.ts';
 import { findHashAlgorithm, hmac } from './hashAlgorithms.ts';
 import './hashAlgorithmsExtra.ts';

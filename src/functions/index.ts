@@ -13,9 +13,9 @@
  * Misused native functions do not throw: they yield `null`/`false` like PHP (§11.4).
  */
 import { UserError } from '../errors/UserError.ts';
-import { pjson } from '../json/encode.ts';
-import { phpFloatString } from '../json/numbers.ts';
-import { PhpFloat, type Value } from '../json/value.ts';
+import { pjson } from '../php/jsonEncode.ts';
+import { phpFloatString } from '../php/stringConversion.ts';
+import { PhpFloat, type Value } from '../php/value.ts';
 import './hash.ts';
 import './string.ts';
 import './time.ts';

@@ -3,7 +3,7 @@
  * with a spec that is both documentation and the arity rule the engine enforces.
  */
 import { UserError } from '../errors/UserError.ts';
-import type { Value } from '../json/value.ts';
+import type { Value } from '../php/value.ts';
 
 /** What the engine hands to every function call. */
 export interface FunctionEnv {

@@ -2,9 +2,9 @@
  * PHP 7.4 `sprintf` (ext/standard/formatted_print.c), spec 02 §11.8. Works on bytes like PHP:
  * widths and `%.Ns` truncation count bytes of the UTF-8 form.
  */
-import type { Value } from '../json/value.ts';
+import type { Value } from '../php/value.ts';
 import { bytesToPhpString, phpBytes, valueDouble, valueLong, valueString } from './convert.ts';
-import { binaryParts } from '../json/numbers.ts';
+import { binaryParts } from '../php/numbers.ts';
 
 const FLOAT_PRECISION = 6;
 const MAX_FLOAT_PRECISION = 53;

@@ -1,5 +1,5 @@
 /** String functions: concat, implode, ifempty, sprintf, urlencode (spec 02 §11.4, §11.8). */
-import { isEmpty, type Value } from '../json/value.ts';
+import { isEmpty, type Value } from '../php/value.ts';
 import { isPhpArrayValue, normalizeBytes, phpBytes, valueString, zppString } from './convert.ts';
 import { registerFunction } from './registry.ts';
 import { phpSprintf } from './sprintf.ts';

@@ -1,5 +1,5 @@
 /** Time functions: time, date, strtotime (spec 02 §11.4, §11.6, §11.7). UTC only. */
-import type { Value } from '../json/value.ts';
+import type { Value } from '../php/value.ts';
 import { intValue, zppLong, zppString } from './convert.ts';
 import { phpDate } from './date.ts';
 import { registerFunction, type FunctionEnv } from './registry.ts';

@@ -2,8 +2,8 @@
  * An ordered, case-insensitive header list. Names keep the spelling of their first
  * occurrence; values of same-named headers are appended (spec 01 §3.6).
  */
-import { phpString } from '../json/numbers.ts';
-import type { Value } from '../json/value.ts';
+import { phpString } from '../php/stringConversion.ts';
+import type { Value } from '../php/value.ts';
 
 export interface HeaderEntry {
   name: string;

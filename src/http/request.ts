@@ -5,10 +5,11 @@
  */
 import { CurlError } from '../errors/CurlError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { pjson } from '../json/encode.ts';
-import { isEmpty, isMap, PhpArray, type Value } from '../json/value.ts';
+import { pjson } from '../php/jsonEncode.ts';
+import { isEmpty, isMap, PhpArray, type Value } from '../php/value.ts';
 import { HeaderList, headerValues } from './headers.ts';
-import { httpBuildQuery, mergeParamsIntoUrl } from './query.ts';
+import { mergeParamsIntoUrl } from '../php/mergeQuery.ts';
+import { httpBuildQuery } from '../php/httpBuildQuery.ts';
 import { resolveUrl } from './url.ts';
 import type { PreparedRequest, RequestUrl } from './prepared.ts';
 

@@ -2,7 +2,7 @@
  * Retry timing and decisions (spec 01 §3.11), kept in one module so the policy can be read
  * and tested on its own.
  */
-import { isEmpty, isMap, member, PhpFloat, type Value } from '../json/value.ts';
+import { isEmpty, isMap, member, PhpFloat, type Value } from '../php/value.ts';
 
 export interface RetryPolicy {
   maxRetries: number;

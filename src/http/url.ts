@@ -6,7 +6,8 @@
  * reproduces those steps on strings. WHATWG `URL` is never used: it encodes different characters.
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
-import { phpParseUrl, rawurlencode } from './query.ts';
+import { phpParseUrl } from '../php/parseUrl.ts';
+import { rawurlencode } from '../php/urlEncoding.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Validation (01 §3.2 item 4)

@@ -12,7 +12,7 @@
  * are sent early; see runner.ts.
  */
 import { UserError } from '../errors/UserError.ts';
-import { member, PhpFloat, type Value } from '../json/value.ts';
+import { member, PhpFloat, type Value } from '../php/value.ts';
 
 export const DEFAULT_CONCURRENCY = 10;
 /** The keep-alive agents open at most 64 sockets per host (transport.ts). */

@@ -1,7 +1,7 @@
 /** Job params and userData evaluated once per job instance (spec 03 §2.1, 02 §12.1). */
 import { UserError } from '../errors/UserError.ts';
 import { evaluateTopLevel, type FunctionContext } from '../functions/index.ts';
-import { isEmpty, isMap, JsonObject, PhpArray, type Value } from '../json/value.ts';
+import { isEmpty, isMap, JsonObject, PhpArray, type Value } from '../php/value.ts';
 
 /**
  * Evaluated params: object values become objects (they replace defaults wholesale, 03 §2.2),

@@ -1,5 +1,5 @@
-import { pjson } from '../json/encode.ts';
-import type { Value } from '../json/value.ts';
+import { pjson } from '../php/jsonEncode.ts';
+import type { Value } from '../php/value.ts';
 
 /** A response value as JSON text for log context. */
 export function logJsonValue(v: Value): string {

@@ -2,9 +2,9 @@
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { evaluate, flattenContext } from '../functions/index.ts';
-import { phpString } from '../json/numbers.ts';
-import { isEmpty, isMap, JsonObject, member, PhpArray, type Value } from '../json/value.ts';
-import { lookupStrict, NOT_FOUND } from './lookup.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isEmpty, isMap, JsonObject, member, PhpArray, type Value } from '../php/value.ts';
+import { lookupStrict, NOT_FOUND } from '../php/pathLookup.ts';
 
 export interface Binding {
   name: string;

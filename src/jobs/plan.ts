@@ -1,7 +1,7 @@
 /** Job identity and de-duplication (spec 03 §1.3). */
 import { ApplicationError } from '../errors/ApplicationError.ts';
-import { md5Hex, phpSerialize } from '../json/serialize.ts';
-import { isEmpty, PhpArray, type Value } from '../json/value.ts';
+import { md5Hex, phpSerialize } from '../php/serialize.ts';
+import { isEmpty, PhpArray, type Value } from '../php/value.ts';
 
 export function jobIdentity(job: PhpArray): string {
   const id = job.get('id');

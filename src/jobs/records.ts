@@ -1,10 +1,10 @@
 /** Locating the records of a response (spec 03 §3.2, §3.3). */
 import { UserError } from '../errors/UserError.ts';
-import { phpString } from '../json/numbers.ts';
-import { isEmpty, isMap, JsonObject, member, type Value } from '../json/value.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isEmpty, isMap, JsonObject, member, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { logJsonValue } from './logValue.ts';
-import { lookup } from './lookup.ts';
+import { lookup } from '../php/pathLookup.ts';
 
 export function extractRecords(response: Value, dataField: Value | undefined, endpoint: string, logger: Logger, jobPath = 'job'): Value[] {
   if (!isEmpty(dataField)) {

@@ -4,9 +4,9 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { phpString } from '../json/numbers.ts';
-import { JsonObject, PhpArray, type Value } from '../json/value.ts';
-import { lookup } from './lookup.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { JsonObject, PhpArray, type Value } from '../php/value.ts';
+import { lookup } from '../php/pathLookup.ts';
 
 type Condition = (record: Value) => boolean;
 

@@ -5,7 +5,7 @@
  */
 import winston from 'winston';
 import TransportStream from 'winston-transport';
-import { logJson } from '../json/encode.ts';
+import { logJson } from '../php/jsonEncode.ts';
 import { SecretRegistry } from './redact.ts';
 
 export const LEVELS = { emergency: 0, alert: 1, critical: 2, error: 3, warning: 4, notice: 5, info: 6, debug: 7 } as const;

@@ -2,9 +2,9 @@
  * Secret redaction (spec 01 §4.5): every log line and error message passes through here,
  * because the reference relied on the platform's output filter and we must not.
  */
-import type { Value } from '../json/value.ts';
-import { pjsonString } from '../json/encode.ts';
-import { rawurlencode, urlencode } from '../http/query.ts';
+import type { Value } from '../php/value.ts';
+import { pjsonString } from '../php/jsonEncode.ts';
+import { rawurlencode, urlencode } from '../php/urlEncoding.ts';
 
 export const HIDDEN = '[hidden]';
 

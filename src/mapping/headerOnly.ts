@@ -8,7 +8,7 @@
  * no link columns, and the parent-key column is always appended.
  */
 import { UserError } from '../errors/UserError.ts';
-import { type Value, isEmpty, isMap, member, truthy } from '../json/value.ts';
+import { type Value, isEmpty, isMap, member, truthy } from '../php/value.ts';
 import { configEntries, nameText } from './user/config.ts';
 import { mappingsPath } from './user/errors.ts';
 

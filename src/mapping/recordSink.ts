@@ -1,4 +1,4 @@
-import type { Value } from '../json/value.ts';
+import type { Value } from '../php/value.ts';
 
 /** Parent columns of a batch: userData and `parent_*` placeholder values, ordered. */
 export type ParentColumns = Map<string, Value>;

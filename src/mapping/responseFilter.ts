@@ -2,9 +2,9 @@
  * `responseFilter` (spec 04 §6, 03 §3.4): selected members are replaced by their JSON text.
  * Records are mutated in place (members keep their position), as the reference does.
  */
-import { type Value, isEmpty, isMap, isList } from '../json/value.ts';
-import { phpString } from '../json/numbers.ts';
-import { pjson } from '../json/encode.ts';
+import { type Value, isEmpty, isMap, isList } from '../php/value.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { pjson } from '../php/jsonEncode.ts';
 import { UserError } from '../errors/UserError.ts';
 
 function encode(v: Value, compatLevel: number): string {

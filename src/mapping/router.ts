@@ -6,7 +6,7 @@
  * - The automatic parser's output phase runs in `finish()`, into the same sink.
  * - `primaryKeys()` gives the manifest `primary_key` of mapper tables (§7.6).
  */
-import type { Value } from '../json/value.ts';
+import type { Value } from '../php/value.ts';
 import type { TableSink } from '../output/tableSink.ts';
 import type { AutoParser } from './auto/index.ts';
 import type { ParentColumns, RecordSink } from './recordSink.ts';

@@ -7,8 +7,8 @@
  * strings are built per row. The buffer is written out when the next piece may not fit.
  */
 import fs from 'node:fs';
-import { PhpFloat, type Value } from '../json/value.ts';
-import { writeFixed, writeShortFloatString } from '../json/numbers.ts';
+import { PhpFloat, type Value } from '../php/value.ts';
+import { writeFixed, writeShortFloatString } from '../php/numbers.ts';
 import { csvCell } from './csv.ts';
 
 const BUFFER_BYTES = 256 * 1024;

@@ -1,7 +1,8 @@
 /** The reference's CSV dialect (spec 04 §1.4): every field quoted, `"` doubled, LF records. */
-import { numberText, phpFloatString } from '../json/numbers.ts';
-import { PhpFloat, type Value } from '../json/value.ts';
-import { pjson } from '../json/encode.ts';
+import { numberText } from '../php/numbers.ts';
+import { phpFloatString } from '../php/stringConversion.ts';
+import { PhpFloat, type Value } from '../php/value.ts';
+import { pjson } from '../php/jsonEncode.ts';
 
 /** Text of one cell: PHP string conversion; objects and lists (only where 04 allows) as JSON text. */
 export function csvCell(v: Value | undefined): string {

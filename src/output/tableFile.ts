@@ -4,7 +4,7 @@
  * appended to the staged table later, `writeRendered`).
  */
 import { BufferedFile } from './bufferedFile.ts';
-import type { Value } from '../json/value.ts';
+import type { Value } from '../php/value.ts';
 import type { TableWriter } from './tableSink.ts';
 
 export class TableFile implements TableWriter {

@@ -2,7 +2,7 @@
  * Where the mapping stage hands finished rows. Rows are rendered cells (see csv.ts);
  * the sink streams them to a staging file, so no table is held in memory.
  */
-import type { Value } from '../json/value.ts';
+import type { Value } from '../php/value.ts';
 import { csvCell } from './csv.ts';
 import { renderedRows } from './renderedRows.ts';
 

@@ -4,9 +4,9 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { lookup } from '../jobs/lookup.ts';
-import { pjson } from '../json/encode.ts';
-import { isEmpty, isInt, phpType, type Value } from '../json/value.ts';
+import { lookup } from '../php/pathLookup.ts';
+import { pjson } from '../php/jsonEncode.ts';
+import { isEmpty, isInt, phpType, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { intValueBig, isNumericValue, normalizeInt, OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';

@@ -3,8 +3,8 @@
  * scroller wrapped by the stop conditions configured next to it (§5.2). Importing the method
  * files registers them.
  */
-import { pjson } from '../json/encode.ts';
-import { isEmpty, member, PhpArray, type Value } from '../json/value.ts';
+import { pjson } from '../php/jsonEncode.ts';
+import { isEmpty, member, PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import './offset.ts';
 import './pagenum.ts';

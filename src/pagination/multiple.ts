@@ -3,8 +3,8 @@
  * `scroller` member, or gets the `default` one, or none.
  */
 import { UserError } from '../errors/UserError.ts';
-import { phpString } from '../json/numbers.ts';
-import { isEmpty, PhpArray, type Value } from '../json/value.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isEmpty, PhpArray, type Value } from '../php/value.ts';
 import { OptionReader } from './options.ts';
 import { registerPaginationMethod, type ScrollerSetup } from './registry.ts';
 import { jobRequest, type JobInstance, type Scroller } from './scroller.ts';

@@ -3,8 +3,8 @@
  * advancing by the page size until a page has fewer records than the page size.
  */
 import { UserError } from '../errors/UserError.ts';
-import { pjson } from '../json/encode.ts';
-import { isEmpty, member, type Value } from '../json/value.ts';
+import { pjson } from '../php/jsonEncode.ts';
+import { isEmpty, member, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { intValue, isNumericValue, OptionReader, shownOption } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';

@@ -4,8 +4,8 @@
  * wrong type is an internal error (exit code 2).
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
-import { phpString } from '../json/numbers.ts';
-import { isEmpty, JsonObject, member, PhpArray, PhpFloat, phpType, truthy, type Value } from '../json/value.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isEmpty, JsonObject, member, PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
 
 /** PHP numeric string: leading whitespace, sign, digits with optional fraction and exponent; nothing after. */
 const NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;

@@ -2,7 +2,7 @@
  * `pagenum` pagination (spec 03 §5.3.3): a page number parameter (and optionally a page
  * size) until an empty page, or a page shorter than the page size.
  */
-import { isEmpty, member, type Value } from '../json/value.ts';
+import { isEmpty, member, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { intValue, OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';

@@ -3,7 +3,7 @@
  * registers itself with a spec that documents its options.
  */
 import { UserError } from '../errors/UserError.ts';
-import type { PhpArray, Value } from '../json/value.ts';
+import type { PhpArray, Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Scroller } from './scroller.ts';
 

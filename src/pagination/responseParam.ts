@@ -4,8 +4,8 @@
  */
 import { UserError } from '../errors/UserError.ts';
 import { replaceRecursive } from '../http/request.ts';
-import { lookup } from '../jobs/lookup.ts';
-import { isEmpty, PhpArray, type Value } from '../json/value.ts';
+import { lookup } from '../php/pathLookup.ts';
+import { isEmpty, PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';

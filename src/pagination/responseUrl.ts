@@ -4,10 +4,10 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { parseQueryParamIsQuery } from '../http/query.ts';
-import { lookup } from '../jobs/lookup.ts';
-import { phpString } from '../json/numbers.ts';
-import { isEmpty, phpType, PhpArray, type Value } from '../json/value.ts';
+import { parseQueryParamIsQuery } from '../php/guzzleQuery.ts';
+import { lookup } from '../php/pathLookup.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isEmpty, phpType, PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';

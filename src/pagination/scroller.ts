@@ -3,7 +3,7 @@
  * Requests are descriptions (endpoint, params, method, and the job's other keys) that
  * the HTTP layer turns into wire requests.
  */
-import { PhpArray, type Value } from '../json/value.ts';
+import { PhpArray, type Value } from '../php/value.ts';
 
 export interface JobInstance {
   /** The job's configuration (children, dataField, … included). */

@@ -7,9 +7,9 @@
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { phpStrtotime } from '../functions/strtotime.ts';
-import { lookup } from '../jobs/lookup.ts';
-import { pjson } from '../json/encode.ts';
-import { isEmpty, isInt, JsonObject, PhpArray, PhpFloat, phpType, truthy, type Value } from '../json/value.ts';
+import { lookup } from '../php/pathLookup.ts';
+import { pjson } from '../php/jsonEncode.ts';
+import { isEmpty, isInt, JsonObject, PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { intValue, numericValue, OptionReader } from './options.ts';
 import type { JobInstance, Scroller } from './scroller.ts';

@@ -3,10 +3,11 @@
  * `response.url` (delimiter always `.`), but a link whose `start_time` query parameter lies
  * within the last 6 minutes is not followed.
  */
-import { parseQueryRebuild, phpParseUrl } from '../http/query.ts';
-import { lookup } from '../jobs/lookup.ts';
-import { phpString } from '../json/numbers.ts';
-import { isEmpty, type Value } from '../json/value.ts';
+import { parseQueryRebuild } from '../php/guzzleQuery.ts';
+import { phpParseUrl } from '../php/parseUrl.ts';
+import { lookup } from '../php/pathLookup.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isEmpty, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';

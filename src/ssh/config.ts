@@ -1,6 +1,6 @@
 /** `parameters.sshProxy` (spec 01 §6.1): host, port, user, #privateKey. */
-import { isEmpty, member, PhpFloat, type Value } from '../json/value.ts';
-import { phpString } from '../json/numbers.ts';
+import { isEmpty, member, PhpFloat, type Value } from '../php/value.ts';
+import { phpString } from '../php/stringConversion.ts';
 
 export interface SshProxyConfig {
   host: string;

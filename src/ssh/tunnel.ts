@@ -8,10 +8,10 @@
  */
 import type { Duplex } from 'node:stream';
 import type { Client, ConnectConfig } from 'ssh2';
-import type { Value } from '../json/value.ts';
+import type { Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { sshProxyConfig, type SshProxyConfig } from './config.ts';
-import { SshTunnelError } from './SshTunnelError.ts';
+import { SshTunnelError } from '../errors/SshTunnelError.ts';
 
 export interface SshTunnel {
   /** Opens a connection to host:port through the tunnel; opens the tunnel itself on first use. */

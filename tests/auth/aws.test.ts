@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { decodeJson } from '../../src/json/decode.ts';
-import { member } from '../../src/json/value.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
+import { member } from '../../src/php/value.ts';
 import { startMockServer } from '../../src/mock-server/server.ts';
 import { describe, it } from 'node:test';
 import { UserError } from '../../src/errors/UserError.ts';

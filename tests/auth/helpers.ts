@@ -11,8 +11,8 @@ import { HeaderList, headerValues } from '../../src/http/headers.ts';
 import { buildRequest } from '../../src/http/request.ts';
 import { DEFAULT_RETRY } from '../../src/http/retry.ts';
 import { Transport, type TransportOptions, type WireRequest, type WireResponse } from '../../src/http/transport.ts';
-import { decodeJson } from '../../src/json/decode.ts';
-import { PhpArray, type Value } from '../../src/json/value.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
+import { PhpArray, type Value } from '../../src/php/value.ts';
 import { createLogger, type Logger } from '../../src/logging/logger.ts';
 
 /** A plain JSON value as the configuration loader would give it. */

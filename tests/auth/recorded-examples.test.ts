@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { startMockServer } from '../../src/mock-server/server.ts';
-import { decodeJson } from '../../src/json/decode.ts';
-import { member, type Value } from '../../src/json/value.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
+import { member, type Value } from '../../src/php/value.ts';
 import { harness } from './helpers.ts';
 
 const EXAMPLES = '/work/shared/conformance/examples';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 import { renderValidators, VALIDATORS_FILE } from '../../scripts/validators.ts';
 import { validateApiSection, validateConfigSection } from '../../src/config/validate.ts';
-import { PhpArray } from '../../src/json/value.ts';
+import { PhpArray } from '../../src/php/value.ts';
 import { UserError } from '../../src/errors/UserError.ts';
 
 test('the committed validators.generated.ts is exactly what `npm run validators` generates', () => {

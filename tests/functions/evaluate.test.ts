@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { ApplicationError } from '../../src/errors/ApplicationError.ts';
 import { UserError } from '../../src/errors/UserError.ts';
 import { evaluate, evaluateTopLevel, flattenContext, functionNames, type FunctionContext } from '../../src/functions/index.ts';
-import { JsonObject, PhpArray, type Value } from '../../src/json/value.ts';
+import { JsonObject, PhpArray, type Value } from '../../src/php/value.ts';
 import { f, fn, obj, run } from './helpers.ts';
 
 const userError = (message: string) => (e: unknown) => e instanceof UserError && e.message === message;

@@ -1,6 +1,6 @@
 /** Shared helpers for the user-function tests. */
 import { evaluate, type FunctionContext } from '../../src/functions/index.ts';
-import { PhpArray, PhpFloat, type Value } from '../../src/json/value.ts';
+import { PhpArray, PhpFloat, type Value } from '../../src/php/value.ts';
 
 /** A `{"function": name, "args": [...]}` configuration object. */
 export function fn(name: Value, ...args: Value[]): PhpArray {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApplicationError } from '../../src/errors/ApplicationError.ts';
 import { UserError } from '../../src/errors/UserError.ts';
-import { JsonObject, PhpArray, type Value } from '../../src/json/value.ts';
+import { JsonObject, PhpArray, type Value } from '../../src/php/value.ts';
 import { call, f, fn, obj, run } from './helpers.ts';
 
 describe('concat()', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_RETRY, parseHttpDate, retryDelayMs, retryPolicyFrom, shouldRetry } from '../../src/http/retry.ts';
-import { decodeJson } from '../../src/json/decode.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
 
 const now = 1_700_000_000;
 

@@ -10,7 +10,7 @@ import type http from 'node:http';
 import { makeDataDir, runIn, type RunResult } from '../helpers/dataDir.ts';
 import { startServer, type Received } from '../helpers/httpServer.ts';
 import { DEFAULT_CONCURRENCY, concurrencyOf } from '../../src/jobs/concurrency.ts';
-import { PhpArray } from '../../src/json/value.ts';
+import { PhpArray } from '../../src/php/value.ts';
 import { OrderedSlots } from '../../src/http/client.ts';
 
 interface Outcome extends RunResult {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeJson } from '../../src/json/decode.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
 import { parseRecursionFilter } from '../../src/jobs/recursionFilter.ts';
 import { UserError } from '../../src/errors/UserError.ts';
 

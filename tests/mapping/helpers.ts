@@ -6,15 +6,15 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { decodeJson } from '../../src/json/decode.ts';
-import { type Value, isEmpty, isList, isMap, PhpArray, JsonObject } from '../../src/json/value.ts';
-import { phpString } from '../../src/json/numbers.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
+import { type Value, isEmpty, isList, isMap, PhpArray, JsonObject } from '../../src/php/value.ts';
+import { phpString } from '../../src/php/stringConversion.ts';
 import { csvLine } from '../../src/output/csv.ts';
 import type { TableSink, TableWriter } from '../../src/output/tableSink.ts';
 import { createAutoParser, effectiveCompatLevel, type AutoParser } from '../../src/mapping/auto/index.ts';
 import type { OutputWorkerMode } from '../../src/mapping/auto/outputWorkerClient.ts';
 import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
-import { lookupStrict, NOT_FOUND } from '../../src/jobs/lookup.ts';
+import { lookupStrict, NOT_FOUND } from '../../src/php/pathLookup.ts';
 import { extractRecords as extractFromResponse } from '../../src/jobs/records.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeJson } from '../../src/json/decode.ts';
-import { pjson } from '../../src/json/encode.ts';
-import type { Value } from '../../src/json/value.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
+import { pjson } from '../../src/php/jsonEncode.ts';
+import type { Value } from '../../src/php/value.ts';
 import { UserError } from '../../src/errors/UserError.ts';
 import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
 

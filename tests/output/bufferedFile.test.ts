@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BufferedFile } from '../../src/output/bufferedFile.ts';
 import { csvCell, csvLine } from '../../src/output/csv.ts';
-import { JsonObject, PhpFloat, type Value } from '../../src/json/value.ts';
+import { JsonObject, PhpFloat, type Value } from '../../src/php/value.ts';
 
 test('writeRow writes the bytes of csvLine: quotes, non-ASCII, lone surrogates, empty rows, cells larger than the buffer', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'buffered-file-'));

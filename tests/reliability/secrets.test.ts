@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { rawurlencode, urlencode } from '../../src/http/query.ts';
-import { pjsonString } from '../../src/json/encode.ts';
+import { rawurlencode, urlencode } from '../../src/php/urlEncoding.ts';
+import { pjsonString } from '../../src/php/jsonEncode.ts';
 import { cleanup, runWith, sendJson, startFaultServer, strip, type FaultServer, type Run } from './helpers.ts';
 
 /** Secrets with characters that every encoding changes: space, / + = & ? " \ ~ ( ) * ! ' and non-ASCII. */

@@ -1,9 +1,9 @@
 /**
  * Automatic parser, current mode (spec 04 §4): analysis on arrival, rows at the end.
  */
-import { JsonObject, PhpArray, type Value, type ValueMap } from '../../json/value.ts';
-import { pjson } from '../../json/encode.ts';
-import { md5OfSerialized } from '../../json/serialize.ts';
+import { JsonObject, PhpArray, type Value, type ValueMap } from '../../php/value.ts';
+import { pjson } from '../../php/jsonEncode.ts';
+import { md5OfSerialized } from '../../php/serialize.ts';
 import { csvCell } from '../../output/csv.ts';
 import { writeValueRow, type TableSink, type TableWriter } from '../../output/tableSink.ts';
 import { ApplicationError } from '../../errors/ApplicationError.ts';

@@ -4,7 +4,7 @@
  * Batches are analysed when they arrive (type errors are raised then) and spooled to disk; the
  * output phase (`writeTables`, asynchronous) streams them back in arrival order into the sink.
  */
-import { type Value, isEmpty, isMap, PhpFloat } from '../../json/value.ts';
+import { type Value, isEmpty, isMap, PhpFloat } from '../../php/value.ts';
 import type { TableSink } from '../../output/tableSink.ts';
 import { Spool, type SpoolOptions } from './spool.ts';
 import { Structure, currentStructureVersion, type StructureSnapshot } from './structure.ts';

@@ -3,9 +3,9 @@
  * legacy names, parent columns overwrite record properties.
  */
 import { createHash } from 'node:crypto';
-import { PhpArray, PhpFloat, type Value, type ValueMap, isMap, isList } from '../../json/value.ts';
-import { pjson } from '../../json/encode.ts';
-import { phpString } from '../../json/numbers.ts';
+import { PhpArray, PhpFloat, type Value, type ValueMap, isMap, isList } from '../../php/value.ts';
+import { pjson } from '../../php/jsonEncode.ts';
+import { phpString } from '../../php/stringConversion.ts';
 import { writeValueRow, type TableSink, type TableWriter } from '../../output/tableSink.ts';
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';

@@ -15,7 +15,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { JsonObject, PhpArray, PhpFloat, type Value } from '../../json/value.ts';
+import { JsonObject, PhpArray, PhpFloat, type Value } from '../../php/value.ts';
 
 const T_NULL = 0;
 const T_FALSE = 1;

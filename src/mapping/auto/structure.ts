@@ -6,8 +6,8 @@
  * truth (it defines column order and the state bytes); `props`, `items` and the attribute fields
  * are mirrors for fast access.
  */
-import { PhpArray, type Value, isMap, isList } from '../../json/value.ts';
-import { phpString } from '../../json/numbers.ts';
+import { PhpArray, type Value, isMap, isList } from '../../php/value.ts';
+import { phpString } from '../../php/stringConversion.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { safe } from '../names.ts';
 

@@ -5,9 +5,9 @@
  * are the mapper's (mapper.ts), so that they surface at the same moment as in the reference.
  */
 import { UserError } from '../../errors/UserError.ts';
-import { isCanonicalIntKey } from '../../json/serialize.ts';
-import { PhpFloat, type Value, isEmpty, isList, isMap, member, phpType, truthy } from '../../json/value.ts';
-import { phpFloatString } from '../../json/numbers.ts';
+import { isCanonicalIntKey } from '../../php/serialize.ts';
+import { PhpFloat, type Value, isEmpty, isList, isMap, member, phpType, truthy } from '../../php/value.ts';
+import { phpFloatString } from '../../php/stringConversion.ts';
 import { mappingsPath } from './errors.ts';
 
 /** PHP string form of a configured name; arrays (an illegal key in PHP) read as `Array`. */

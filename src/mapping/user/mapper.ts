@@ -5,11 +5,11 @@
  * written before the record's own row. Nothing is buffered beyond the row being built.
  */
 import { ApplicationError } from '../../errors/ApplicationError.ts';
-import { lookup } from '../../jobs/lookup.ts';
-import { pjson } from '../../json/encode.ts';
-import { md5Hex, phpSerialize } from '../../json/serialize.ts';
-import { type Value, PhpArray, isEmpty, isList, isMap, isScalar } from '../../json/value.ts';
-import { varExport } from '../../json/varExport.ts';
+import { lookup } from '../../php/pathLookup.ts';
+import { pjson } from '../../php/jsonEncode.ts';
+import { md5Hex, phpSerialize } from '../../php/serialize.ts';
+import { type Value, PhpArray, isEmpty, isList, isMap, isScalar } from '../../php/value.ts';
+import { varExport } from '../../php/varExport.ts';
 import { csvCell } from '../../output/csv.ts';
 import type { TableWriter } from '../../output/tableSink.ts';
 import { type ColumnDefinition, type Definition, type MapperSpec, type TableDefinition, parseDefinition, configEntries, resolveChild } from './config.ts';

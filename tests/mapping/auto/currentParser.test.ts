@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeJson } from '../../../src/json/decode.ts';
-import { md5Hex, phpSerialize } from '../../../src/json/serialize.ts';
-import { JsonObject, type Value } from '../../../src/json/value.ts';
+import { decodeJson } from '../../../src/php/jsonDecode.ts';
+import { md5Hex, phpSerialize } from '../../../src/php/serialize.ts';
+import { JsonObject, type Value } from '../../../src/php/value.ts';
 import { UserError } from '../../../src/errors/UserError.ts';
 import { createAutoParser, type AutoParser } from '../../../src/mapping/auto/index.ts';
 import { CurrentOutput, analyzeCurrent } from '../../../src/mapping/auto/currentParser.ts';

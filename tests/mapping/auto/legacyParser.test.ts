@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { decodeJson } from '../../../src/json/decode.ts';
-import { pjson } from '../../../src/json/encode.ts';
-import { md5Hex, phpSerialize } from '../../../src/json/serialize.ts';
-import type { Value } from '../../../src/json/value.ts';
+import { decodeJson } from '../../../src/php/jsonDecode.ts';
+import { pjson } from '../../../src/php/jsonEncode.ts';
+import { md5Hex, phpSerialize } from '../../../src/php/serialize.ts';
+import type { Value } from '../../../src/php/value.ts';
 import { UserError } from '../../../src/errors/UserError.ts';
 import { createAutoParser, type AutoParser } from '../../../src/mapping/auto/index.ts';
 import { MemorySink, testLogger, tmpSpoolDir } from '../helpers.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { JsonObject, PhpArray, PhpFloat, type Value } from '../../../src/json/value.ts';
+import { JsonObject, PhpArray, PhpFloat, type Value } from '../../../src/php/value.ts';
 import { Spool } from '../../../src/mapping/auto/spool.ts';
 import { tmpSpoolDir } from '../helpers.ts';
 

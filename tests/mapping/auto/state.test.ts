@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pjson } from '../../../src/json/encode.ts';
-import { decodeJson } from '../../../src/json/decode.ts';
-import type { Value } from '../../../src/json/value.ts';
+import { pjson } from '../../../src/php/jsonEncode.ts';
+import { decodeJson } from '../../../src/php/jsonDecode.ts';
+import type { Value } from '../../../src/php/value.ts';
 import { createAutoParser } from '../../../src/mapping/auto/index.ts';
 import { MemorySink, runExample, testLogger, tmpSpoolDir } from '../helpers.ts';
 

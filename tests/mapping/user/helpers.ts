@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { decodeJson } from '../../../src/json/decode.ts';
-import { phpString } from '../../../src/json/numbers.ts';
-import { type Value, JsonObject, PhpArray, isEmpty, isList, isMap } from '../../../src/json/value.ts';
+import { decodeJson } from '../../../src/php/jsonDecode.ts';
+import { phpString } from '../../../src/php/stringConversion.ts';
+import { type Value, JsonObject, PhpArray, isEmpty, isList, isMap } from '../../../src/php/value.ts';
 import type { TableSink } from '../../../src/output/tableSink.ts';
 import type { AutoParser } from '../../../src/mapping/auto/index.ts';
 import { createAutoParser } from '../../../src/mapping/auto/index.ts';

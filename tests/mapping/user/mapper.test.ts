@@ -8,7 +8,7 @@ import { UserError } from '../../../src/errors/UserError.ts';
 import { ApplicationError } from '../../../src/errors/ApplicationError.ts';
 import { rendered, runBatches, MemorySink, StubAuto, cfg, resp } from './helpers.ts';
 import { MappingRouter } from '../../../src/mapping/router.ts';
-import type { Value } from '../../../src/json/value.ts';
+import type { Value } from '../../../src/php/value.ts';
 
 const md5 = (s: string): string => createHash('md5').update(s, 'utf8').digest('hex');
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { UserError } from '../../../src/errors/UserError.ts';
 import { MappingRouter } from '../../../src/mapping/router.ts';
 import { createAutoParser } from '../../../src/mapping/auto/index.ts';
-import type { Value } from '../../../src/json/value.ts';
+import type { Value } from '../../../src/php/value.ts';
 import { MemorySink, StubAuto, cfg, rendered, resp, runBatches } from './helpers.ts';
 
 function construct(mappings: Value | undefined): MappingRouter {

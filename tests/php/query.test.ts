@@ -1,20 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  urlencode,
-  rawurlencode,
-  percentDecode,
-  httpBuildQuery,
-  mergeParamsIntoUrl,
-  phpParseUrl,
-  parseQueryRebuild,
-  buildQueryRebuild,
-  mergeReplace,
-  mergeIndexedList,
-  rebuildQuery,
-  parseQueryParamIsQuery,
-} from '../../src/http/query.ts';
-import { JsonObject, PhpArray, PhpFloat, type Value } from '../../src/json/value.ts';
+import { parseQueryRebuild, buildQueryRebuild, mergeReplace, mergeIndexedList, rebuildQuery, parseQueryParamIsQuery } from '../../src/php/guzzleQuery.ts';
+import { mergeParamsIntoUrl } from '../../src/php/mergeQuery.ts';
+import { phpParseUrl } from '../../src/php/parseUrl.ts';
+import { httpBuildQuery } from '../../src/php/httpBuildQuery.ts';
+import { urlencode, rawurlencode, percentDecode } from '../../src/php/urlEncoding.ts';
+import { JsonObject, PhpArray, PhpFloat, type Value } from '../../src/php/value.ts';
 
 /** Configuration-style map from a plain object (JS order: integer-like keys come first). */
 function m(o: Record<string, Value>): PhpArray {

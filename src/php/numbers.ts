@@ -6,7 +6,6 @@
  * in a 5 at digit P+1), so the fast path uses `toPrecision` and only a possible tie pays
  * for the exact BigInt expansion.
  */
-import { PhpFloat, type Value, JsonObject } from './value.ts';
 
 interface Decimal {
   /** Significant digits, no leading or trailing zeros (at least one digit). */
@@ -477,26 +476,4 @@ export function formatFloatShortest(x: number): string {
   const s = special(x);
   if (s !== undefined) return s;
   return layout(x < 0, parseJsNumber(numberText(Math.abs(x))), 17, 'e');
-}
-
-/** PHP string conversion of a float (`precision = 14`). */
-export function phpFloatString(x: number): string {
-  return formatFloat(x, 14, 'E');
-}
-
-/**
- * PHP string conversion of a scalar (`(string)$v`, spec 03 §0.3): null/false → "",
- * true → "1", floats with 14 significant digits, lists → "Array".
- * A decoded object cannot be converted: that is an internal error in the reference.
- */
-export function phpString(v: Value | undefined): string {
-  if (v === undefined || v === null || v === false) return '';
-  if (v === true) return '1';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return numberText(v);
-  if (typeof v === 'bigint') return String(v);
-  if (v instanceof PhpFloat) return phpFloatString(v.value);
-  if (Array.isArray(v)) return 'Array';
-  if (v instanceof JsonObject) throw new TypeError('Object of class stdClass could not be converted to string');
-  return 'Array';
 }

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFloat, formatFloatGeneral, numberText, phpFloatString, writeFloat17, writeShortFloatString } from '../../src/json/numbers.ts';
+import { formatFloat, formatFloatGeneral, numberText, writeFloat17, writeShortFloatString } from '../../src/php/numbers.ts';
+import { phpFloatString } from '../../src/php/stringConversion.ts';
 
 function randomDoubles(count: number): number[] {
   let s = 12345;

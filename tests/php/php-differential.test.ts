@@ -9,11 +9,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeJson } from '../../src/json/decode.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
 import { JsonDecodeError } from '../../src/errors/JsonDecodeError.ts';
-import { phpSerialize } from '../../src/json/serialize.ts';
-import { pjson } from '../../src/json/encode.ts';
-import { varExport } from '../../src/json/varExport.ts';
+import { phpSerialize } from '../../src/php/serialize.ts';
+import { pjson } from '../../src/php/jsonEncode.ts';
+import { varExport } from '../../src/php/varExport.ts';
 
 const hasPhp = spawnSync('php', ['-r', 'echo 1;'], { encoding: 'utf8' }).stdout === '1';
 

@@ -1,4 +1,4 @@
-import { CurlError } from '../errors/CurlError.ts';
+import { CurlError } from './CurlError.ts';
 
 /**
  * The SSH tunnel could not be opened (spec 01 §6.1): a user error (exit 1).

@@ -1,5 +1,5 @@
 /** Path lookup used by dataField, placeholders, filters and scrollers (spec 03 §0.5). */
-import type { Value } from '../json/value.ts';
+import type { Value } from './value.ts';
 
 export const NOT_FOUND = Symbol('not found');
 

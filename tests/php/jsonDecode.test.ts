@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeJson, decodeUtf8Lossy } from '../../src/json/decode.ts';
+import { decodeJson, decodeUtf8Lossy } from '../../src/php/jsonDecode.ts';
 import { JsonDecodeError, type JsonErrorCode } from '../../src/errors/JsonDecodeError.ts';
-import { JsonObject, PhpArray, PhpFloat, type Value } from '../../src/json/value.ts';
+import { JsonObject, PhpArray, PhpFloat, type Value } from '../../src/php/value.ts';
 
 /** A tagged, order-preserving plain form of a value (deepStrictEqual ignores Map order). */
 function dump(v: Value): unknown {

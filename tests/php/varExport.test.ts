@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { varExport } from '../../src/json/varExport.ts';
-import { decodeJson } from '../../src/json/decode.ts';
-import { JsonObject, PhpArray, PhpFloat, type Value } from '../../src/json/value.ts';
+import { varExport } from '../../src/php/varExport.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
+import { JsonObject, PhpArray, PhpFloat, type Value } from '../../src/php/value.ts';
 
 const f = (x: number) => new PhpFloat(x);
 

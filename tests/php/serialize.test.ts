@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { phpSerialize, md5Hex, md5OfSerialized, isCanonicalIntKey } from '../../src/json/serialize.ts';
-import { decodeJson } from '../../src/json/decode.ts';
-import { JsonObject, PhpArray, PhpFloat, type Value } from '../../src/json/value.ts';
+import { phpSerialize, md5Hex, md5OfSerialized, isCanonicalIntKey } from '../../src/php/serialize.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
+import { JsonObject, PhpArray, PhpFloat, type Value } from '../../src/php/value.ts';
 
 const f = (x: number) => new PhpFloat(x);
 
