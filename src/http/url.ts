@@ -5,7 +5,7 @@
  * normalises it with its component filters and resolves it with `UriResolver::resolve`. This module
  * reproduces those steps on strings. WHATWG `URL` is never used: it encodes different characters.
  */
-import { ApplicationError } from '../errors/ApplicationError.ts';
+import { InvalidUriError } from '../errors/InvalidUriError.ts';
 import { phpParseUrl } from '../php/parseUrl.ts';
 import { rawurlencode } from '../php/urlEncoding.ts';
 
@@ -132,14 +132,6 @@ export function isValidUrl(input: string): boolean {
 
 // ---------------------------------------------------------------------------------------------
 // Parsing and normalisation (01 §3.3 step 4)
-
-/** Guzzle's "Unable to parse URI" (PHP `parse_url` returned false, or an impossible port). */
-export class InvalidUriError extends ApplicationError {
-  constructor(uri: string) {
-    super(`Unable to parse URI: ${uri}`);
-    this.name = 'InvalidUriError';
-  }
-}
 
 /**
  * A URI reference split into its components. `undefined` means "absent"; `''` means present but

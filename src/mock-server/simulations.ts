@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { SimulationError } from '../errors/SimulationError.ts';
 
 /** One `Name: value` line of a `.requestHeaders` / `.responseHeaders` file (latin1 = raw bytes). */
 export interface HeaderLine {
@@ -43,14 +44,6 @@ export interface LoadOptions {
    * folder, at any depth, but not directly in it. `true`: the folder's own `*.request` files count too.
    */
   flat?: boolean;
-}
-
-/** The simulation folders cannot be served (unreadable, duplicate samples, bad side files). */
-export class SimulationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SimulationError';
-  }
 }
 
 const PHP_TRIM_BYTES = new Set([0x20, 0x09, 0x0a, 0x0d, 0x00, 0x0b]);

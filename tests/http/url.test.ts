@@ -1,14 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  isValidUrl,
-  parseReference,
-  normalizeReference,
-  removeDotSegments,
-  resolveUrl,
-  ResolvedUrl,
-  InvalidUriError,
-} from '../../src/http/url.ts';
+import { isValidUrl, parseReference, normalizeReference, removeDotSegments, resolveUrl, ResolvedUrl } from '../../src/http/url.ts';
+import { InvalidUriError } from '../../src/errors/InvalidUriError.ts';
 
 test('isValidUrl: examples of 01 §3.2', () => {
   for (const u of ['http://mock-server:80/x/', 'HTTPS://X.COM/', 'http://x.com/?a=[1]', 'http://1.2.3.999/', 'http://[::1]:8080/', 'http://ü.de/é', 'http://x.com#frag']) {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { headerMismatch, phpJsonString, phpLooseEquals, normalizeHeaders, requestText } from '../../src/mock-server/match.ts';
 import { requestUri, rewriteMockServerUrls, startMockServer, type MockServerOptions } from '../../src/mock-server/server.ts';
-import { loadSimulations, SimulationError } from '../../src/mock-server/simulations.ts';
+import { loadSimulations } from '../../src/mock-server/simulations.ts';
+import { SimulationError } from '../../src/errors/SimulationError.ts';
 import { makeSimulations, removeSimulations, send, type ClientRequest, type ClientResponse } from './helpers.ts';
 
 /** Starts a server on the given files, runs the requests, stops it; returns the responses and the server. */

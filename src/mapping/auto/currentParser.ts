@@ -9,7 +9,8 @@ import { writeValueRow, type TableSink, type TableWriter } from '../../output/ta
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { safe } from '../names.ts';
-import { SNode, Structure, StructureError, currentStructureVersion } from './structure.ts';
+import { SNode, Structure, currentStructureVersion } from './structure.ts';
+import { StructureError } from '../../errors/StructureError.ts';
 import { type Pause, SLICE_RECORDS } from './pause.ts';
 
 export const PARSE_ERROR_PREFIX = 'Error parsing response JSON: ';

@@ -9,6 +9,7 @@
 import { PhpArray, type Value, isMap, isList } from '../../php/value.ts';
 import { phpString } from '../../php/stringConversion.ts';
 import { UserError } from '../../errors/UserError.ts';
+import { StructureError } from '../../errors/StructureError.ts';
 import { safe } from '../names.ts';
 
 /** Bumped on every change of any structure: plans cached against it stay valid while it holds. */
@@ -16,14 +17,6 @@ let structureVersion = 0;
 
 export function currentStructureVersion(): number {
   return structureVersion;
-}
-
-/** A data error raised while analysing (the caller prefixes `Error parsing response JSON: `). */
-export class StructureError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StructureError';
-  }
 }
 
 const ATTRIBUTES = new Set(['nodeType', 'headerNames', 'type']);
