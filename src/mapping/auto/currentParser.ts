@@ -8,7 +8,7 @@ import { csvCell } from '../../output/csv.ts';
 import { writeValueRow, type TableSink, type TableWriter } from '../../output/tableSink.ts';
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
-import { safe } from '../names.ts';
+import { safe } from './names.ts';
 import { SNode, Structure, currentStructureVersion } from './structure.ts';
 import { StructureError } from '../../errors/StructureError.ts';
 import { type Pause, SLICE_RECORDS } from './pause.ts';

@@ -9,7 +9,7 @@ import { phpString } from '../../php/stringConversion.ts';
 import { writeValueRow, type TableSink, type TableWriter } from '../../output/tableSink.ts';
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
-import { legacySafe, phpLooseStringEquals } from '../names.ts';
+import { legacySafe, phpLooseStringEquals } from './names.ts';
 import { LinkRef, PARSE_ERROR_PREFIX, assignError, checkParentValues, mergeParents, wrapItem } from './currentParser.ts';
 
 type Kind = 'scalar' | 'object' | 'array' | 'NULL';

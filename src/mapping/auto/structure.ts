@@ -10,7 +10,7 @@ import { PhpArray, type Value, isMap, isList } from '../../php/value.ts';
 import { phpString } from '../../php/stringConversion.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { StructureError } from '../../errors/StructureError.ts';
-import { safe } from '../names.ts';
+import { safe } from './names.ts';
 
 /** Bumped on every change of any structure: plans cached against it stay valid while it holds. */
 let structureVersion = 0;

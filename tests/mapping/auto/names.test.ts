@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { acronym, legacySafe, phpLooseStringEquals, safe, strWordCount } from '../../src/mapping/names.ts';
+import { acronym, legacySafe, phpLooseStringEquals, safe, strWordCount } from '../../../src/mapping/auto/names.ts';
 
 const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
 
