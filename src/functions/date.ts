@@ -1,5 +1,5 @@
 /** PHP 7.4 `date()` in UTC (spec 02 §11.6). */
-import { civilFromTimestamp, dayOfWeek, dayOfYear, daysInMonth, isLeap, isoWeek } from './calendar.ts';
+import { civilFromTimestamp, dayOfWeek, dayOfYear, daysInMonth, isLeap, isoWeek } from './strtotime/calendar.ts';
 
 const DAY_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const DAY_FULL = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

@@ -3,7 +3,7 @@ import type { Value } from '../php/value.ts';
 import { intValue, zppLong, zppString } from './convert.ts';
 import { phpDate } from './date.ts';
 import { registerFunction, type FunctionEnv } from './registry.ts';
-import { phpStrtotime } from './strtotime.ts';
+import { phpStrtotime } from './strtotime/index.ts';
 
 const GROUP = 'time';
 

@@ -6,7 +6,7 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { phpStrtotime } from '../functions/strtotime.ts';
+import { phpStrtotime } from '../functions/strtotime/index.ts';
 import { lookup } from '../php/pathLookup.ts';
 import { pjson } from '../php/jsonEncode.ts';
 import { isEmpty, isInt, JsonObject, PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';

@@ -1,4 +1,9 @@
-/** Proleptic Gregorian calendar arithmetic in UTC (no range limits of `Date`). */
+/**
+ * Proleptic Gregorian calendar arithmetic in UTC (no range limits of `Date`).
+ *
+ * Shared by strtotime (this folder) and date() (../date.ts). It lives here, not in functions/, so
+ * that imports between the two folders go one way only (functions/ → functions/strtotime/).
+ */
 
 export function floorDiv(a: number, b: number): number {
   return Math.floor(a / b);

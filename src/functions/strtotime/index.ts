@@ -1,0 +1,28 @@
+/**
+ * PHP 7.4 `strtotime()` in UTC (spec 02 §11.7): a port of timelib's scanner (parse_date.re) —
+ * the same token formats, longest match with rule order breaking ties — and of its
+ * `fill_holes` / `update_ts` steps (relative units, weekday moves, `first/last day of`,
+ * normalisation of overflowing fields).
+ *
+ * patterns.ts holds the token formats, rules.ts the rule per format with its action (reading the
+ * token with tokenReaders.ts, relativeUnits.ts and zones.ts into parsed.ts's Parsed), scanner.ts
+ * the longest-match loop, resolve.ts the application to the base time.
+ */
+import { type Parsed, ParseError } from './parsed.ts';
+import { resolve } from './resolve.ts';
+import { scan } from './scanner.ts';
+
+/** PHP `strtotime(str, base)` in UTC: Unix seconds, or `false` when the text does not parse. */
+export function phpStrtotime(input: string, base: bigint): bigint | false {
+  const trimmed = input.replace(/^[ \t\n\v\f\r]+/, '').replace(/[ \t\n\v\f\r]+$/, '');
+  if (trimmed === '') return false;
+  let parsed: Parsed;
+  try {
+    parsed = scan(trimmed);
+  } catch (e) {
+    if (e instanceof ParseError) return false;
+    throw e;
+  }
+  return resolve(parsed, base);
+}
+

@@ -1,0 +1,468 @@
+/**
+ * The scanner's rules, one per token format of parse_date.re with its action (what the token sets
+ * in the parsed time). Their order is timelib's: on matches of equal length the earlier rule wins.
+ */
+import { dayOfWeek } from './calendar.ts';
+import {
+  FIRST_DAY_OF_MONTH,
+  haveDate,
+  haveTime,
+  haveTz,
+  haveWeekdayRelative,
+  LAST_DAY_OF_MONTH,
+  type Parsed,
+  ParseError,
+  SPECIAL_DAY_OF_WEEK_IN_MONTH,
+  SPECIAL_LAST_DAY_OF_WEEK_IN_MONTH,
+  SPECIAL_WEEKDAY,
+  unhaveDate,
+  unhaveTime,
+} from './parsed.ts';
+import {
+  alt,
+  american,
+  americanshort,
+  backof,
+  ci,
+  ciAlt,
+  clf,
+  datefull,
+  datenocolon,
+  datenoday,
+  datenodayrev,
+  datenoyear,
+  datenoyearrev,
+  dateslash,
+  datetextual,
+  daytext,
+  exif,
+  firstdayof,
+  frontof,
+  gnudateshort,
+  gnudateshorter,
+  gnunocolon,
+  iso8601date2,
+  iso8601date4,
+  iso8601dateslash,
+  iso8601datex,
+  iso8601long,
+  iso8601nocolon,
+  iso8601normtz,
+  isoweek,
+  isoweekday,
+  lastdayof,
+  monthabbr,
+  monthfull,
+  mssqltime,
+  pgtextreverse,
+  pgtextshort,
+  pgydotd,
+  pointed,
+  pointed2,
+  relative,
+  relativetext,
+  relativetextweek,
+  soap,
+  timelong12,
+  timelong24,
+  timeshort12,
+  timeshort24,
+  timestamp,
+  timetiny12,
+  tz,
+  tzcorrection,
+  wddx,
+  weekdayof,
+  xmlrpc,
+  xmlrpcnocolon,
+  year4,
+} from './patterns.ts';
+import { getRelativeText, lookupRelunit, setRelative } from './relativeUnits.ts';
+import { eatSpaces, getFracNr, getMonth, getNr, getSignedNr, getYear, meridianOffset, type Ptr, skipDaySuffix } from './tokenReaders.ts';
+import { parseZone } from './zones.ts';
+
+// ---------------------------------------------------------------------------------------------
+// the scanner
+
+/** Reads h:i[:s[.frac]] and an optional zone from a 24-hour time token. */
+function time24(p: Ptr, t: Parsed, allowZone: boolean): void {
+  t.h = getNr(p, 2);
+  t.i = getNr(p, 2);
+  if (p.cur() === ':' || p.cur() === '.') {
+    t.s = getNr(p, 2);
+    if (p.cur() === '.') t.us = getFracNr(p, 8);
+  }
+  if (allowZone && p.cur() !== '\0') parseZone(p, t);
+}
+
+type Action = (p: Ptr, t: Parsed) => void;
+
+export interface Rule {
+  name: string;
+  sticky: RegExp;
+  full: RegExp;
+  action: Action;
+}
+
+export const RULES: Rule[] = [];
+
+function rule(name: string, source: string, action: Action): void {
+  RULES.push({ name, sticky: new RegExp(`(?:${source})`, 'y'), full: new RegExp(`^(?:${source})$`), action });
+}
+
+rule('yesterday', ci('yesterday'), (_p, t) => {
+  t.haveRelative = true;
+  unhaveTime(t);
+  t.relative.d = -1;
+});
+rule('now', ci('now'), () => {});
+rule('noon', ci('noon'), (_p, t) => {
+  unhaveTime(t);
+  haveTime(t);
+  t.h = 12;
+});
+rule('midnight|today', ciAlt('midnight', 'today'), (_p, t) => unhaveTime(t));
+rule('tomorrow', ci('tomorrow'), (_p, t) => {
+  t.haveRelative = true;
+  unhaveTime(t);
+  t.relative.d = 1;
+});
+rule('timestamp', timestamp, (p, t) => {
+  t.haveRelative = true;
+  unhaveDate(t);
+  unhaveTime(t);
+  if (!haveTz(t)) return;
+  const v = getSignedNr(p, 24);
+  t.y = 1970;
+  t.m = 1;
+  t.d = 1;
+  t.h = t.i = t.s = t.us = 0;
+  t.relative.s += v;
+  t.zone = { kind: 'offset', seconds: 0 };
+});
+rule('firstdayof|lastdayof', alt(firstdayof, lastdayof), (p, t) => {
+  t.haveRelative = true;
+  t.relative.firstLastDayOf = p.cur() === 'l' || p.cur() === 'L' ? LAST_DAY_OF_MONTH : FIRST_DAY_OF_MONTH;
+});
+rule('backof|frontof', alt(backof, frontof), (p, t) => {
+  unhaveTime(t);
+  haveTime(t);
+  if (p.cur() === 'b') {
+    t.h = getNr(p, 2);
+    t.i = 15;
+  } else {
+    t.h = (getNr(p, 2) ?? 0) - 1;
+    t.i = 45;
+  }
+  if (p.cur() !== '\0') {
+    eatSpaces(p);
+    t.h = (t.h ?? 0) + meridianOffset(p, t.h ?? 0);
+  }
+});
+rule('weekdayof', weekdayof, (p, t) => {
+  t.haveRelative = true;
+  t.relative.haveSpecialRelative = true;
+  const { amount, behavior } = getRelativeText(p);
+  eatSpaces(p);
+  if (amount > 0) {
+    t.relative.specialType = SPECIAL_DAY_OF_WEEK_IN_MONTH;
+    setRelative(p, amount, 1, t, false);
+  } else {
+    t.relative.specialType = SPECIAL_LAST_DAY_OF_WEEK_IN_MONTH;
+    setRelative(p, amount, behavior, t, false);
+  }
+});
+rule('timetiny12|timeshort12|timelong12', alt(timetiny12, timeshort12, timelong12), (p, t) => {
+  haveTime(t);
+  t.h = getNr(p, 2);
+  if (p.cur() === ':' || p.cur() === '.') {
+    t.i = getNr(p, 2);
+    if (p.cur() === ':' || p.cur() === '.') t.s = getNr(p, 2);
+  }
+  t.h = (t.h ?? 0) + meridianOffset(p, t.h ?? 0);
+});
+rule('mssqltime', mssqltime, (p, t) => {
+  haveTime(t);
+  t.h = getNr(p, 2);
+  t.i = getNr(p, 2);
+  if (p.cur() === ':' || p.cur() === '.') {
+    t.s = getNr(p, 2);
+    if (p.cur() === ':' || p.cur() === '.') t.us = getFracNr(p, 8);
+  }
+  eatSpaces(p);
+  t.h = (t.h ?? 0) + meridianOffset(p, t.h ?? 0);
+});
+rule('timeshort24|timelong24|iso8601long', alt(timeshort24, timelong24, iso8601long), (p, t) => {
+  haveTime(t);
+  time24(p, t, true);
+});
+rule('gnunocolon', gnunocolon, (p, t) => {
+  switch (t.haveTime) {
+    case 0:
+      t.h = getNr(p, 2);
+      t.i = getNr(p, 2);
+      t.s = 0;
+      break;
+    case 1:
+      t.y = getNr(p, 4);
+      break;
+    default:
+      throw new ParseError('Double time specification');
+  }
+  t.haveTime++;
+});
+rule('iso8601nocolon', iso8601nocolon, (p, t) => {
+  haveTime(t);
+  t.h = getNr(p, 2);
+  t.i = getNr(p, 2);
+  t.s = getNr(p, 2);
+  if (p.cur() !== '\0') parseZone(p, t);
+});
+rule('americanshort|american', alt(americanshort, american), (p, t) => {
+  haveDate(t);
+  t.m = getNr(p, 2);
+  t.d = getNr(p, 2);
+  if (p.cur() === '/') {
+    t.y = getYear(p, 4);
+  }
+});
+rule('iso8601date4|iso8601dateslash|dateslash', alt(iso8601date4, iso8601dateslash, dateslash), (p, t) => {
+  haveDate(t);
+  t.y = getSignedNr(p, 4);
+  t.m = getNr(p, 2);
+  t.d = getNr(p, 2);
+});
+rule('iso8601date2', iso8601date2, (p, t) => {
+  haveDate(t);
+  t.y = getYear(p, 4);
+  t.m = getNr(p, 2);
+  t.d = getNr(p, 2);
+});
+rule('iso8601datex', iso8601datex, (p, t) => {
+  haveDate(t);
+  t.y = getSignedNr(p, 19);
+  t.m = getNr(p, 2);
+  t.d = getNr(p, 2);
+});
+rule('gnudateshorter', gnudateshorter, (p, t) => {
+  haveDate(t);
+  t.y = getYear(p, 4);
+  t.m = getNr(p, 2);
+  t.d = 1;
+});
+rule('gnudateshort', gnudateshort, (p, t) => {
+  haveDate(t);
+  t.y = getYear(p, 4);
+  t.m = getNr(p, 2);
+  t.d = getNr(p, 2);
+});
+rule('datefull', datefull, (p, t) => {
+  haveDate(t);
+  t.d = getNr(p, 2);
+  skipDaySuffix(p);
+  t.m = getMonth(p);
+  t.y = getYear(p, 4);
+});
+rule('pointed', pointed, (p, t) => {
+  haveDate(t);
+  t.d = getNr(p, 2);
+  t.m = getNr(p, 2);
+  t.y = getYear(p, 4);
+});
+rule('pointed2', pointed2, (p, t) => {
+  haveDate(t);
+  t.d = getNr(p, 2);
+  t.m = getNr(p, 2);
+  t.y = getYear(p, 2);
+});
+rule('datenoday', datenoday, (p, t) => {
+  haveDate(t);
+  t.m = getMonth(p);
+  const y = getYear(p, 4);
+  t.d = 1;
+  t.y = y;
+});
+rule('datenodayrev', datenodayrev, (p, t) => {
+  haveDate(t);
+  const y = getYear(p, 4);
+  t.m = getMonth(p);
+  t.d = 1;
+  t.y = y;
+});
+rule('datetextual|datenoyear', alt(datetextual, datenoyear), (p, t) => {
+  haveDate(t);
+  t.m = getMonth(p);
+  t.d = getNr(p, 2);
+  t.y = getYear(p, 4);
+});
+rule('datenoyearrev', datenoyearrev, (p, t) => {
+  haveDate(t);
+  t.d = getNr(p, 2);
+  skipDaySuffix(p);
+  t.m = getMonth(p);
+});
+rule('datenocolon', datenocolon, (p, t) => {
+  haveDate(t);
+  t.y = getNr(p, 4);
+  t.m = getNr(p, 2);
+  t.d = getNr(p, 2);
+});
+rule('xmlrpc|xmlrpcnocolon|soap|wddx|exif', alt(xmlrpc, xmlrpcnocolon, soap, wddx, exif), (p, t) => {
+  haveTime(t);
+  haveDate(t);
+  t.y = getNr(p, 4);
+  t.m = getNr(p, 2);
+  t.d = getNr(p, 2);
+  t.h = getNr(p, 2);
+  t.i = getNr(p, 2);
+  t.s = getNr(p, 2);
+  if (p.cur() === '.') {
+    t.us = getFracNr(p, 8);
+    if (p.cur() !== '\0') parseZone(p, t);
+  }
+});
+rule('pgydotd', pgydotd, (p, t) => {
+  haveDate(t);
+  const y = getYear(p, 4);
+  t.d = getNr(p, 3);
+  t.m = 1;
+  t.y = y;
+});
+rule('isoweekday', isoweekday, (p, t) => {
+  haveDate(t);
+  t.haveRelative = true;
+  const y = getNr(p, 4) ?? 0;
+  const w = getNr(p, 2) ?? 0;
+  const d = getNr(p, 1) ?? 0;
+  t.y = y;
+  t.m = 1;
+  t.d = 1;
+  t.relative.d = dayNrFromWeekNr(y, w, d);
+});
+rule('isoweek', isoweek, (p, t) => {
+  haveDate(t);
+  t.haveRelative = true;
+  const y = getNr(p, 4) ?? 0;
+  const w = getNr(p, 2) ?? 0;
+  t.y = y;
+  t.m = 1;
+  t.d = 1;
+  t.relative.d = dayNrFromWeekNr(y, w, 1);
+});
+rule('pgtextshort', pgtextshort, (p, t) => {
+  haveDate(t);
+  t.m = getMonth(p);
+  t.d = getNr(p, 2);
+  t.y = getYear(p, 4);
+});
+rule('pgtextreverse', pgtextreverse, (p, t) => {
+  haveDate(t);
+  const y = getYear(p, 4);
+  t.m = getMonth(p);
+  t.d = getNr(p, 2);
+  t.y = y;
+});
+rule('clf', clf, (p, t) => {
+  haveTime(t);
+  haveDate(t);
+  t.d = getNr(p, 2);
+  t.m = getMonth(p);
+  t.y = getNr(p, 4);
+  t.h = getNr(p, 2);
+  t.i = getNr(p, 2);
+  t.s = getNr(p, 2);
+  parseZone(p, t);
+});
+rule('year4', year4, (p, t) => {
+  t.y = getNr(p, 4);
+});
+rule('ago', ci('ago'), (_p, t) => {
+  const r = t.relative;
+  r.y = -r.y;
+  r.m = -r.m;
+  r.d = -r.d;
+  r.h = -r.h;
+  r.i = -r.i;
+  r.s = -r.s;
+  r.us = -r.us;
+  r.weekday = -r.weekday;
+  if (r.weekday === 0) r.weekday = -7;
+  if (r.haveSpecialRelative && r.specialType === SPECIAL_WEEKDAY) r.specialAmount = -r.specialAmount;
+});
+rule('daytext', daytext, (p, t) => {
+  t.haveRelative = true;
+  haveWeekdayRelative(t);
+  unhaveTime(t);
+  // timelib stores the unit's multiplier: a day number, or 1 for "weekday(s)" (so → Monday)
+  const unit = lookupRelunit(p);
+  if (unit) t.relative.weekday = unit[1];
+  if (t.relative.weekdayBehavior !== 2) t.relative.weekdayBehavior = 1;
+});
+rule('relativetextweek', relativetextweek, (p, t) => {
+  t.haveRelative = true;
+  while (p.cur() !== '\0') {
+    const { amount, behavior } = getRelativeText(p);
+    eatSpaces(p);
+    setRelative(p, amount, behavior, t, false);
+    t.relative.weekdayBehavior = 2;
+    if (!t.relative.haveWeekdayRelative) {
+      haveWeekdayRelative(t);
+      t.relative.weekday = 1;
+    }
+  }
+});
+rule('relativetext', relativetext, (p, t) => {
+  t.haveRelative = true;
+  while (p.cur() !== '\0') {
+    const { amount, behavior } = getRelativeText(p);
+    eatSpaces(p);
+    setRelative(p, amount, behavior, t, false);
+  }
+});
+rule('monthfull|monthabbr', alt(monthfull, monthabbr), (p, t) => {
+  haveDate(t);
+  t.m = getMonth(p);
+});
+rule('tzcorrection|tz', alt(tzcorrection, tz), (p, t) => {
+  if (!haveTz(t)) return;
+  parseZone(p, t);
+});
+rule('dateshortwithtimeshort12|dateshortwithtimelong12', alt(datenoyear + timeshort12, datenoyear + timelong12), (p, t) => {
+  haveDate(t);
+  t.m = getMonth(p);
+  t.d = getNr(p, 2);
+  haveTime(t);
+  t.h = getNr(p, 2);
+  t.i = getNr(p, 2);
+  if (p.cur() === ':' || p.cur() === '.') t.s = getNr(p, 2);
+  t.h = (t.h ?? 0) + meridianOffset(p, t.h ?? 0);
+});
+rule('dateshortwithtimeshort|dateshortwithtimelong|dateshortwithtimelongtz', alt(datenoyear + timeshort24, datenoyear + timelong24, datenoyear + iso8601normtz), (p, t) => {
+  haveDate(t);
+  t.m = getMonth(p);
+  t.d = getNr(p, 2);
+  haveTime(t);
+  t.h = getNr(p, 2);
+  t.i = getNr(p, 2);
+  if (p.cur() === ':') {
+    t.s = getNr(p, 2);
+    if (p.cur() === '.') t.us = getFracNr(p, 8);
+  }
+  if (p.cur() !== '\0') parseZone(p, t);
+});
+rule('relative', relative, (p, t) => {
+  t.haveRelative = true;
+  while (p.cur() !== '\0') {
+    const amount = getSignedNr(p, 24);
+    eatSpaces(p);
+    setRelative(p, amount, 1, t, true);
+  }
+});
+rule('separator', '[ .,\\t]', () => {});
+rule('newline', '[\\0\\n]', () => {});
+
+function dayNrFromWeekNr(iy: number, iw: number, id: number): number {
+  const dow = dayOfWeek(iy, 1, 1);
+  const day = 0 - (dow > 4 ? dow - 7 : dow);
+  return day + (iw - 1) * 7 + id;
+}
