@@ -10,10 +10,10 @@ import type { PreparedRequest } from '../http/prepared.ts';
 import { buildRequest, type RequestSettings } from '../http/request.ts';
 import { interpretResponse } from '../http/response.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, PhpArray, PhpFloat, type Value } from '../php/value.ts';
+import { sameValue } from '../php/equality.ts';
+import { isEmpty, PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { applyResponseFilter } from '../mapping/responseFilter.ts';
-import { effectiveCompatLevel } from '../mapping/auto/index.ts';
 import type { RecordSink } from '../mapping/recordSink.ts';
 import { createScroller } from '../pagination/index.ts';
 import type { JobInstance, Scroller } from '../pagination/scroller.ts';
@@ -37,23 +37,6 @@ export interface RunnerContext {
   nowMs: () => number;
   /** Called after every output page; defaults to INFO progress lines at most every 5 seconds. */
   progress?: ProgressHook;
-}
-
-/** Decoded values identical in structure, order, values and types (03 §3.1.1). */
-export function sameValue(a: Value, b: Value): boolean {
-  if (a === b) return true;
-  if (a instanceof PhpFloat) return b instanceof PhpFloat && (a.value === b.value || (Number.isNaN(a.value) && Number.isNaN(b.value)));
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]!));
-  if (a instanceof Map) {
-    if (!(b instanceof Map) || a.constructor !== b.constructor || a.size !== b.size) return false;
-    const bi = b.entries();
-    for (const [k, v] of a) {
-      const next = bi.next().value as [string, Value];
-      if (next[0] !== k || !sameValue(v, next[1])) return false;
-    }
-    return true;
-  }
-  return false;
 }
 
 /** Where a request-building error points in the job's configuration. */
@@ -358,7 +341,3 @@ export class JobRunner {
   }
 }
 
-/** `config.compatLevel` as PHP reads it: empty → 3, else `(int)`. */
-export function compatLevelOf(config: PhpArray): number {
-  return effectiveCompatLevel(config.get('compatLevel'));
-}
