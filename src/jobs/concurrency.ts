@@ -9,7 +9,7 @@
  * 1 reproduces the sequential reference exactly. Any value keeps the order of effects (rows,
  * tables, state, log lines, which error wins) identical to the sequential run: only requests
  * whose parameters are known in advance (the first request of upcoming child job instances)
- * are sent early; see runner.ts.
+ * are sent early; see prefetch.ts.
  */
 import { UserError } from '../errors/UserError.ts';
 import { member, PhpFloat, type Value } from '../php/value.ts';

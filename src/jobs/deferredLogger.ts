@@ -1,5 +1,5 @@
 /**
- * A logger that keeps its lines until `replay()` (prefetched requests, see runner.ts): the lines
+ * A logger that keeps its lines until `replay()` (prefetched requests, see prefetch.ts): the lines
  * of a request sent ahead of its turn reach the real logger only when the request's turn comes,
  * so the log reads exactly as in a sequential run.
  */

@@ -10,10 +10,10 @@ import type { PreparedRequest } from '../http/prepared.ts';
 import { buildRequest, type RequestSettings } from '../http/request.ts';
 import { interpretResponse } from '../http/response.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, PhpArray, PhpFloat, type Value } from '../php/value.ts';
+import { sameValue } from '../php/equality.ts';
+import { isEmpty, type PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { applyResponseFilter } from '../mapping/responseFilter.ts';
-import { effectiveCompatLevel } from '../mapping/auto/index.ts';
 import type { RecordSink } from '../mapping/recordSink.ts';
 import { createScroller } from '../pagination/index.ts';
 import type { JobInstance, Scroller } from '../pagination/scroller.ts';
@@ -22,7 +22,7 @@ import { bindingColumns, bindingCombinations, substituteEndpoint, type Binding }
 import { jobIdentity, planJobs } from './plan.ts';
 import { createProgressLog, type ProgressHook } from './progress.ts';
 import { extractRecords } from './records.ts';
-import { DeferredLogger } from './deferredLogger.ts';
+import { Prefetcher, type Prefetch, type Speculation } from './prefetch.ts';
 import { parseRecursionFilter } from './recursionFilter.ts';
 
 export interface RunnerContext {
@@ -37,23 +37,6 @@ export interface RunnerContext {
   nowMs: () => number;
   /** Called after every output page; defaults to INFO progress lines at most every 5 seconds. */
   progress?: ProgressHook;
-}
-
-/** Decoded values identical in structure, order, values and types (03 §3.1.1). */
-export function sameValue(a: Value, b: Value): boolean {
-  if (a === b) return true;
-  if (a instanceof PhpFloat) return b instanceof PhpFloat && (a.value === b.value || (Number.isNaN(a.value) && Number.isNaN(b.value)));
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]!));
-  if (a instanceof Map) {
-    if (!(b instanceof Map) || a.constructor !== b.constructor || a.size !== b.size) return false;
-    const bi = b.entries();
-    for (const [k, v] of a) {
-      const next = bi.next().value as [string, Value];
-      if (next[0] !== k || !sameValue(v, next[1])) return false;
-    }
-    return true;
-  }
-  return false;
 }
 
 /** Where a request-building error points in the job's configuration. */
@@ -114,42 +97,16 @@ type ChildStep =
       later: boolean;
     };
 
-type Outcome = { ok: true; response: ClientResponse } | { ok: false; error: unknown };
-
-/**
- * The first request of an upcoming child job instance, sent ahead of its turn. Everything it
- * produces (setup errors, log lines, the response or the error) is applied only at its turn.
- */
-interface Prefetch {
-  setup: { ok: true; value: Setup } | { ok: false; error: unknown };
-  /** The speculated first request; undefined when none was sent. */
-  description?: PhpArray;
-  /** buildRequest failed for the speculated request. */
-  buildError?: { error: unknown };
-  logs?: DeferredLogger;
-  outcome?: Promise<Outcome>;
-}
-
-type Queued = { step: ChildStep; prefetch?: Prefetch } | { error: unknown };
-
 export class JobRunner {
   private readonly ctx: RunnerContext;
   private readonly progress: ProgressHook;
-  /** Child steps looked at ahead of the current one (0 = sequential, no prefetching). */
-  private readonly lookahead: number;
-  /** No pagination method: every first request is the job request, whatever the scroller went through. */
-  private readonly statelessFirstRequests: boolean;
-  /** Aborted when the run ends: prefetches not yet on the wire are dropped. */
-  private readonly stop = new AbortController();
+  /** Sends the first requests of upcoming child instances ahead of their turn. */
+  private readonly prefetcher: Prefetcher;
 
   constructor(ctx: RunnerContext) {
     this.ctx = ctx;
     this.progress = ctx.progress ?? createProgressLog(ctx.logger, ctx.nowMs);
-    const limit = ctx.client.concurrency;
-    // Twice the wire limit: responses waiting for their turn keep the wire busy meanwhile.
-    this.lookahead = limit > 1 ? 2 * limit : 0;
-    const pagination = ctx.api.pagination;
-    this.statelessFirstRequests = !(pagination instanceof PhpArray) || pagination.size === 0 || isEmpty(pagination.get('method'));
+    this.prefetcher = new Prefetcher(ctx.client, ctx.logger, ctx.api.pagination);
   }
 
   async run(): Promise<void> {
@@ -170,7 +127,7 @@ export class JobRunner {
         });
       }
     } finally {
-      this.stop.abort();
+      this.prefetcher.end();
     }
   }
 
@@ -187,18 +144,20 @@ export class JobRunner {
     return { instance, dataType, parentColumns, shownEndpoint: typeof endpoint === 'string' ? endpoint : '' };
   }
 
-  private async runInstance(run: InstanceRun, prefetch?: Prefetch): Promise<void> {
+  /** The request as sent; its building errors point at the job's configuration. */
+  private prepare(path: string, description: PhpArray): PreparedRequest {
+    return withJobPath(path, () => buildRequest(description, this.ctx.settings));
+  }
+
+  private async runInstance(run: InstanceRun, prefetch?: Prefetch<Setup>): Promise<void> {
     const { logger } = this.ctx;
     const { job, scroller, path } = run;
-    let setup: Setup;
-    if (prefetch === undefined) setup = this.setup(run);
-    else if (prefetch.setup.ok) setup = prefetch.setup.value;
-    else throw prefetch.setup.error;
+    const setup = prefetch === undefined ? this.setup(run) : prefetch.setup();
     const { instance, dataType, parentColumns, shownEndpoint } = setup;
 
     let request = scroller.firstRequest(instance);
     // The prefetched response stands for the first request only if that is what was sent.
-    let early = prefetch?.description !== undefined && request !== null && sameValue(prefetch.description, request) ? prefetch : undefined;
+    let early = prefetch !== undefined && prefetch.sentAs(request) ? prefetch : undefined;
     let previous: Value | undefined;
     let page = 0;
     while (request !== null) {
@@ -207,11 +166,9 @@ export class JobRunner {
       if (early !== undefined) {
         const sent = early;
         early = undefined;
-        if (sent.buildError) throw sent.buildError.error;
-        response = await this.take(sent);
+        response = await sent.take();
       } else {
-        const prepared = withJobPath(path, () => buildRequest(description, this.ctx.settings));
-        response = await this.ctx.client.send(prepared, true, { order: [...run.order, page] });
+        response = await this.ctx.client.send(this.prepare(path, description), true, { order: [...run.order, page] });
       }
       const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger);
       if (previous !== undefined && sameValue(previous, value)) {
@@ -241,50 +198,17 @@ export class JobRunner {
     }
   }
 
-  /** The prefetched response at its turn: its log lines first, then the response or its error. */
-  private async take(prefetch: Prefetch): Promise<ClientResponse> {
-    const outcome = await prefetch.outcome!;
-    prefetch.logs!.replay();
-    if (!outcome.ok) throw outcome.error;
-    return outcome.response;
-  }
-
-  /**
-   * Sends the first request of an upcoming child instance. Nothing observable happens here:
-   * errors are kept for the instance's turn, log lines go to a deferred logger.
-   */
-  private startPrefetch(step: Extract<ChildStep, { kind: 'instance' }>): Prefetch {
-    const { run } = step;
-    let setup: Setup;
-    try {
-      setup = this.setup(run);
-    } catch (error) {
-      return { setup: { ok: false, error } };
-    }
-    const prefetch: Prefetch = { setup: { ok: true, value: setup } };
-    let description: PhpArray | null;
-    try {
-      description = step.fresh().firstRequest({ ...setup.instance });
-    } catch {
-      return prefetch; // the real scroller will fail the same way at the turn
-    }
-    if (description === null) return prefetch;
-    let prepared: PreparedRequest;
-    try {
-      prepared = withJobPath(run.path, () => buildRequest(description, this.ctx.settings));
-    } catch (error) {
-      prefetch.description = description;
-      prefetch.buildError = { error };
-      return prefetch;
-    }
-    prefetch.description = description;
-    const logs = new DeferredLogger(this.ctx.logger);
-    prefetch.logs = logs;
-    prefetch.outcome = this.ctx.client.send(prepared, true, { logger: logs, order: [...run.order, 0], signal: this.stop.signal }).then(
-      (response): Outcome => ({ ok: true, response }),
-      (error: unknown): Outcome => ({ ok: false, error }),
-    );
-    return prefetch;
+  /** What the prefetcher needs of a child step to send its first request ahead; none for a warning. */
+  private speculation(step: ChildStep): Speculation<Setup> | undefined {
+    if (step.kind !== 'instance') return undefined;
+    const { run, fresh, later } = step;
+    return {
+      setup: () => this.setup(run),
+      firstRequest: (setup) => fresh().firstRequest({ ...setup.instance }),
+      build: (description) => this.prepare(run.path, description),
+      order: [...run.order, 0],
+      later,
+    };
   }
 
   /**
@@ -294,46 +218,16 @@ export class JobRunner {
    */
   private async runChildren(parent: InstanceRun, records: Value[], pageOrder: readonly number[]): Promise<void> {
     if (isEmpty(parent.job.get('children'))) return;
-    const steps = this.childSteps(parent, records);
-    const queue: Queued[] = [];
-    let done = false;
-    let position = 0;
-    const pull = (): boolean => {
-      if (done) return false;
-      try {
-        const next = steps.next();
-        if (next.done) {
-          done = true;
-          return false;
-        }
-        const step = next.value;
-        const order = [...pageOrder, position++];
-        if (step.kind === 'instance') step.run.order = order;
-        const item: Queued = { step };
-        // A later binding combination of a record shares the scroller of the earlier ones and may
-        // start from their leftover state (§5.5): its first request is known in advance only
-        // without pagination. No request is ever sent that the sequential run would not send.
-        if (this.lookahead > 0 && step.kind === 'instance' && (!step.later || this.statelessFirstRequests)) item.prefetch = this.startPrefetch(step);
-        queue.push(item);
-      } catch (error) {
-        done = true;
-        queue.push({ error });
-      }
-      return true;
-    };
-    for (;;) {
-      while (queue.length <= this.lookahead && pull());
-      const item = queue.shift();
-      if (item === undefined) return;
-      if ('error' in item) throw item.error;
-      const { step } = item;
+    const steps = this.childSteps(parent, records, pageOrder);
+    for (const [step, prefetch] of this.prefetcher.ahead(steps, (s) => this.speculation(s))) {
       if (step.kind === 'warning') this.ctx.logger.warning(step.message);
-      else await this.runInstance(step.run, item.prefetch);
+      else await this.runInstance(step.run, prefetch);
     }
   }
 
   /** The steps of §4.2, generated lazily: a sequential run advances it one step at a time. */
-  private *childSteps(parent: InstanceRun, records: Value[]): Generator<ChildStep> {
+  private *childSteps(parent: InstanceRun, records: Value[], pageOrder: readonly number[]): Generator<ChildStep> {
+    let position = 0;
     for (const { job: child, index } of planJobs(parent.job.get('children'))) {
       const path = `${parent.path}.children[${index}]`;
       const filterText = child.get('recursionFilter');
@@ -343,22 +237,21 @@ export class JobRunner {
       for (const record of records) {
         if (filter && !filter(record)) continue;
         const chain = [...parent.chain, record];
-        if (isEmpty(placeholders)) yield { kind: 'warning', message: `No 'placeholders' set for '${phpString(child.get('endpoint') ?? null)}'` };
+        if (isEmpty(placeholders)) {
+          position++;
+          yield { kind: 'warning', message: `No 'placeholders' set for '${phpString(child.get('endpoint') ?? null)}'` };
+        }
         const combos = bindingCombinations(placeholders, chain, parent.bindings, `${path}.placeholders`);
         // One reset copy per (child configuration, record), shared by all its binding sets (§5.5).
         const scroller = parent.scroller.forChild(child);
         const fresh = (): Scroller => parent.scroller.forChild(child);
         let later = false;
         for (const bindings of combos) {
-          yield { kind: 'instance', run: { job: child, path, scroller, bindings, chain, root: false, topEndpoint: parent.topEndpoint, order: [] }, fresh, later };
+          const order = [...pageOrder, position++];
+          yield { kind: 'instance', run: { job: child, path, scroller, bindings, chain, root: false, topEndpoint: parent.topEndpoint, order }, fresh, later };
           later = true;
         }
       }
     }
   }
-}
-
-/** `config.compatLevel` as PHP reads it: empty → 3, else `(int)`. */
-export function compatLevelOf(config: PhpArray): number {
-  return effectiveCompatLevel(config.get('compatLevel'));
 }

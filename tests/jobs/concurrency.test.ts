@@ -1,5 +1,5 @@
 /**
- * Concurrent child jobs (jobs/runner.ts prefetching) against a real local server: a run at
+ * Concurrent child jobs (jobs/prefetch.ts) against a real local server: a run at
  * concurrency 8 must be indistinguishable from the sequential run (concurrency 1) in everything
  * but timing and the order in which the server sees the requests: tables, state, every log line
  * in order (debug request lines included), which error wins and its message.

@@ -4,7 +4,8 @@
  * Batches are analysed when they arrive (type errors are raised then) and spooled to disk; the
  * output phase (`writeTables`, asynchronous) streams them back in arrival order into the sink.
  */
-import { type Value, isEmpty, isMap, PhpFloat } from '../../php/value.ts';
+import { type Value, isEmpty, isMap } from '../../php/value.ts';
+import { effectiveCompatLevel } from '../compatLevel.ts';
 import type { TableSink } from '../../output/tableSink.ts';
 import { Spool, type SpoolOptions } from './spool.ts';
 import { Structure, currentStructureVersion, type StructureSnapshot } from './structure.ts';
@@ -55,30 +56,6 @@ export interface AutoParserOptions {
   inherit?: AutoParser;
   /** Whether the output phase may run on a worker thread (current mode only); default `off`. */
   outputWorker?: OutputWorkerMode;
-}
-
-const NUMERIC_PREFIX = /^[ \t\n\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/;
-
-/** PHP `(int)$v`. */
-export function phpIntval(v: Value | undefined): number {
-  if (v === undefined || v === null || v === false) return 0;
-  if (v === true) return 1;
-  if (typeof v === 'number') return Math.trunc(v);
-  if (typeof v === 'bigint') return Number(v);
-  if (v instanceof PhpFloat) return Number.isFinite(v.value) ? Math.trunc(v.value) : 0;
-  if (typeof v === 'string') {
-    const m = NUMERIC_PREFIX.exec(v);
-    if (!m) return 0;
-    const n = Math.trunc(Number(m[0].trim()));
-    return Number.isFinite(n) ? n : 0;
-  }
-  if (Array.isArray(v)) return v.length > 0 ? 1 : 0;
-  return v.size > 0 ? 1 : 0;
-}
-
-/** Effective compat level (04 §3, 03 §3.4): `(int) config.compatLevel`, or 3 when PHP-empty. */
-export function effectiveCompatLevel(raw: Value | undefined): number {
-  return isEmpty(raw) ? 3 : phpIntval(raw);
 }
 
 /** What both modes share: analyse a batch on arrival, spool it, stream it back at the end. */
