@@ -17,7 +17,7 @@ import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import { outputWorkerMode } from '../mapping/auto/outputWorkerClient.ts';
 import { JobRunner } from '../jobs/runner.ts';
-import { compatLevelOf } from '../mapping/compatLevel.ts';
+import { compatLevelOf } from '../mapping/auto/compatLevel.ts';
 import { concurrencyOf } from '../jobs/concurrency.ts';
 import { OutputStaging } from '../output/staging.ts';
 import { MappingRouter } from '../mapping/router.ts';

@@ -12,7 +12,7 @@ import { phpString } from '../../src/php/stringConversion.ts';
 import { csvLine } from '../../src/output/csv.ts';
 import type { TableSink, TableWriter } from '../../src/output/tableSink.ts';
 import { createAutoParser, type AutoParser } from '../../src/mapping/auto/index.ts';
-import { effectiveCompatLevel } from '../../src/mapping/compatLevel.ts';
+import { effectiveCompatLevel } from '../../src/mapping/auto/compatLevel.ts';
 import type { OutputWorkerMode } from '../../src/mapping/auto/outputWorkerClient.ts';
 import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
 import { lookupStrict, NOT_FOUND } from '../../src/php/pathLookup.ts';

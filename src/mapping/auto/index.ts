@@ -5,7 +5,7 @@
  * output phase (`writeTables`, asynchronous) streams them back in arrival order into the sink.
  */
 import { type Value, isEmpty, isMap } from '../../php/value.ts';
-import { effectiveCompatLevel } from '../compatLevel.ts';
+import { effectiveCompatLevel } from './compatLevel.ts';
 import type { TableSink } from '../../output/tableSink.ts';
 import { Spool, type SpoolOptions } from './spool.ts';
 import { Structure, currentStructureVersion, type StructureSnapshot } from './structure.ts';

@@ -2,8 +2,8 @@
  * The compatibility level of a configuration: which parser the automatic mapping uses (04 §3)
  * and how `responseFilter` encodes scalars (03 §3.4).
  */
-import { phpIntval } from '../php/intval.ts';
-import { isEmpty, type PhpArray, type Value } from '../php/value.ts';
+import { phpIntval } from '../../php/intval.ts';
+import { isEmpty, type PhpArray, type Value } from '../../php/value.ts';
 
 /** Effective compat level (04 §3, 03 §3.4): `(int) config.compatLevel`, or 3 when PHP-empty. */
 export function effectiveCompatLevel(raw: Value | undefined): number {
