@@ -60,10 +60,10 @@ export function folderDependencies(graph: ImportGraph): Map<string, Map<string, 
       const from = folderOf(file);
       const to = folderOf(target);
       if (from === to) continue;
-      let byTarget = deps.get(from);
-      if (byTarget === undefined) deps.set(from, (byTarget = new Map()));
-      let edges = byTarget.get(to);
-      if (edges === undefined) byTarget.set(to, (edges = []));
+      const byTarget = deps.get(from) ?? new Map<string, string[]>();
+      deps.set(from, byTarget);
+      const edges = byTarget.get(to) ?? [];
+      byTarget.set(to, edges);
       edges.push(`${file} -> ${target}`);
     }
   }

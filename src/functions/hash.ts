@@ -80,7 +80,7 @@ registerFunction({
     const raw = rawFlag(args[3]);
     if (algo === undefined || data === undefined || key === undefined || raw === undefined) return null;
     const alg = findHashAlgorithm(algo);
-    if (!alg || !alg.crypto) return false;
+    if (!alg?.crypto) return false;
     return output(hmac(alg, phpBytes(data), phpBytes(key)), raw);
   },
 });

@@ -58,7 +58,7 @@ function methodOf(v: Value | undefined): Method {
 function requestHeaders(v: Value | undefined): HeaderList {
   const list = new HeaderList();
   if (isMap(v)) for (const [name, value] of v) list.append(name, headerValues(value));
-  else if (Array.isArray(v)) v.forEach((value, i) => list.append(String(i), headerValues(value)));
+  else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) list.append(String(i), headerValues(v[i]!));
   return list;
 }
 

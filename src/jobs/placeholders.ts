@@ -62,14 +62,12 @@ function resolveOwn(name: string, spec: Value, chain: readonly Value[], configPa
 export function bindingCombinations(placeholders: Value | undefined, chain: readonly Value[], inherited: readonly Binding[], configPath = 'placeholders'): Binding[][] {
   const slots: OwnPlaceholder[] = inherited.map((b) => ({ name: b.name, path: b.path, values: [b.value] }));
   const own: [string, Value][] = isMap(placeholders) ? [...placeholders] : Array.isArray(placeholders) ? placeholders.map((v, i) => [String(i), v]) : [];
-  {
     for (const [name, spec] of own) {
       const resolved = resolveOwn(name, spec, chain, `${configPath}.${name}`);
       const at = slots.findIndex((s) => s.name === name);
       if (at >= 0) slots[at] = resolved;
       else slots.push(resolved);
     }
-  }
   if (slots.length === 0) return [];
   let combos: Binding[][] = [[]];
   for (const slot of slots) {

@@ -157,7 +157,7 @@ export class JobRunner {
 
     let request = scroller.firstRequest(instance);
     // The prefetched response stands for the first request only if that is what was sent.
-    let early = prefetch !== undefined && prefetch.sentAs(request) ? prefetch : undefined;
+    let early = prefetch?.sentAs(request) ? prefetch : undefined;
     let previous: Value | undefined;
     let page = 0;
     while (request !== null) {

@@ -16,10 +16,10 @@ function fail(message: string, code: number): never {
   process.exit(code);
 }
 
-async function main(): Promise<void> {
-  let values;
+/** The parsed command line; a usage error ends the process. */
+function readArgs() {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: process.argv.slice(2),
       options: {
         dir: { type: 'string', multiple: true },
@@ -34,10 +34,14 @@ async function main(): Promise<void> {
       },
       strict: true,
       allowPositionals: false,
-    }));
+    }).values;
   } catch (err) {
     fail(`${(err as Error).message}\n${USAGE}`, 2);
   }
+}
+
+async function main(): Promise<void> {
+  const values = readArgs();
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return;
@@ -60,19 +64,14 @@ async function main(): Promise<void> {
     }
   }
 
-  let server;
-  try {
-    server = await startMockServer({
+  const server = await startMockServer({
       dir: values.dir,
       port: Number(values.port),
       host: values.host,
       flat: values.flat,
       log: (line) => process.stderr.write(line + '\n'),
-      ...(tls !== undefined ? { tls } : {}),
-    });
-  } catch (err) {
-    fail(`mock server: ${(err as Error).message}`, 1);
-  }
+    ...(tls !== undefined ? { tls } : {}),
+  }).catch((err: unknown) => fail(`mock server: ${(err as Error).message}`, 1));
   process.stdout.write(`listening ${values.host}:${server.port}\n`);
 
   const stop = (): void => {

@@ -7,7 +7,7 @@ import { UserError } from '../errors/UserError.ts';
 import { parseQueryParamIsQuery } from '../php/guzzleQuery.ts';
 import { lookup } from '../php/pathLookup.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, phpType, PhpArray, type Value } from '../php/value.ts';
+import { isEmpty, phpType, type PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';

@@ -9,7 +9,7 @@ import { UserError } from '../errors/UserError.ts';
 import { phpStrtotime } from '../functions/strtotime/index.ts';
 import { lookup } from '../php/pathLookup.ts';
 import { pjson } from '../php/jsonEncode.ts';
-import { isEmpty, isInt, JsonObject, PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
+import { isEmpty, isInt, JsonObject, type PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { intValue, numericValue, OptionReader } from './options.ts';
 import type { JobInstance, Scroller } from './scroller.ts';

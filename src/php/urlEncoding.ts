@@ -158,7 +158,8 @@ export function percentDecode(s: string, plusAsSpace: boolean): string {
       const h1 = hexVal(s.charCodeAt(i + 1));
       const h2 = hexVal(s.charCodeAt(i + 2));
       if (h1 >= 0 && h2 >= 0) {
-        (bytes ??= []).push(h1 * 16 + h2);
+        bytes ??= [];
+        bytes.push(h1 * 16 + h2);
         i += 2;
         continue;
       }

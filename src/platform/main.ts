@@ -80,6 +80,15 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
+/** The command line parsed, or the first line of parseArgs's complaint. */
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (e) {
+    return { error: (e as Error).message.split('\n')[0] };
+  }
+}
+
 const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   stacks: ['json'],
   services: ['stack', 'json'],
@@ -115,14 +124,12 @@ export async function runPlatformCli(io: PlatformCliIo): Promise<number> {
   const out = (text: string): void => (io.stdout ?? ((t) => process.stdout.write(t)))(redact(text) + '\n');
   const err = (text: string): void => (io.stderr ?? ((t) => process.stderr.write(t)))(redact(text) + '\n');
 
-  let values;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({ args: io.argv, options: OPTIONS, strict: true, allowPositionals: true }));
-  } catch (e) {
-    err(`${PROGRAM}: ${(e as Error).message.split('\n')[0]} (see --help)`);
+  const parsed = parseCommandLine(io.argv);
+  if ('error' in parsed) {
+    err(`${PROGRAM}: ${parsed.error} (see --help)`);
     return 2;
   }
+  const { values, positionals } = parsed;
   if (values.help || positionals.length === 0) {
     (values.help ? out : err)(usage());
     return values.help ? 0 : 2;

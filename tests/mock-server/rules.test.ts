@@ -171,7 +171,7 @@ describe('request headers', () => {
   ];
   it('applies the .requestHeaders rules', async () => {
     const { responses } = await withServer(files, cases.map((c) => c[1]));
-    cases.forEach(([name, , status], i) => assert.equal(responses[i]!.status, status, name));
+    for (const [i, [name, , status]] of cases.entries()) assert.equal(responses[i]!.status, status, name);
   });
 
   it('normalizes headers like Apache + Symfony', () => {

@@ -6,7 +6,10 @@ import { extract, items, logged, RawJson } from './helpers.ts';
 let serial = 100;
 const john = () => ({ items: [{ id: ++serial, name: 'John Doe' }, { id: 234, name: 'Jane Doe' }] });
 /** A full page of `n` records, different on every call. */
-const page = (n: number) => items(n, (serial += 10));
+const page = (n: number) => {
+  serial += 10;
+  return items(n, serial);
+};
 
 test('nextPageFlag {hasMore, stopOn false}: continues while truthy, stops when absent', async () => {
   const o = await extract({

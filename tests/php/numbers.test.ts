@@ -5,7 +5,10 @@ import { phpFloatString } from '../../src/php/stringConversion.ts';
 
 function randomDoubles(count: number): number[] {
   let s = 12345;
-  const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 4294967296;
+  const rnd = () => {
+    s = (s * 1103515245 + 12345) >>> 0;
+    return s / 4294967296;
+  };
   const view = new DataView(new ArrayBuffer(8));
   const xs: number[] = [0.1, 0.5, 1.5, 2.5, 1e-4, 1e16, 1e17, 99999999999999990, 123456789012345.625, 123456789012345.875, 9007199254740993, 2 ** 53 + 2];
   for (let p = -5; p <= 18; p++) {

@@ -29,7 +29,10 @@ const PHP_ERROR_NUMBERS: Record<string, number> = {
 
 function generateCases(seed: number, count: number): string[] {
   let s = seed;
-  const rnd = () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const rnd = () => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s / 0x7fffffff;
+  };
   const pick = <T>(a: T[]): T => a[Math.floor(rnd() * a.length)]!;
   const strs = ['', 'a', 'ž', '😀', 'a/b', 'q\\"x', 'b\\\\s', '\\u00e9', '\\ud83d\\ude00', '\\n\\t', '\\u0000', '0', '1', '-1', '05', 'é€', '\u007f', '\\/'];
   const nums = ['0', '-0', '1', '-1', '1.0', '0.1', '-0.0', '1e2', '1E+2', '2.5e-7', '1e20', '1e400', '9223372036854775807', '9223372036854775808', '-9223372036854775808', '-9223372036854775809', '9007199254740993', '5e-324', '1e16', '1e17', '123456789.123456789'];
@@ -39,7 +42,7 @@ function generateCases(seed: number, count: number): string[] {
       const t = rnd();
       if (t < 0.2) return pick(nums);
       if (t < 0.3) {
-        const x = (rnd() - 0.5) * Math.pow(10, Math.floor(rnd() * 40 - 20));
+        const x = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 40 - 20);
         return rnd() < 0.5 ? String(x) : x.toPrecision(1 + Math.floor(rnd() * 20));
       }
       if (t < 0.35) return String(Math.floor((rnd() - 0.5) * 2 ** (1 + Math.floor(rnd() * 70))));

@@ -92,7 +92,10 @@ test('md5Hex hashes UTF-8 bytes', () => {
 
 test('md5OfSerialized (bytes, no strings) equals md5Hex(phpSerialize(v) + suffix)', () => {
   let s = 7;
-  const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 4294967296;
+  const rnd = () => {
+    s = (s * 1103515245 + 12345) >>> 0;
+    return s / 4294967296;
+  };
   const strings = ['', 'a', 'ž', '😀', 'a"b;\\', 'x'.repeat(255), 'y'.repeat(256) + 'é', 'é'.repeat(300), '0', '12', '-3', '05', 'k\uD800'];
   const gen = (depth: number): Value => {
     const r = rnd();

@@ -20,9 +20,9 @@ function users(page: number): unknown[] {
 function answer(req: Received, res: http.ServerResponse): void {
   const url = new URL(req.target, 'http://x');
   const orders = /^\/api\/users\/(\d+)\/orders$/.exec(url.pathname);
-  if (orders) return sendJson(res, 200, [{ oid: Number(orders[1]) * 10 + 1, amount: 12.5, lines: [{ sku: 'X', qty: 2 }] }]);
-  if (url.pathname === '/api/users') return sendJson(res, 200, users(Number(url.searchParams.get('page'))));
-  sendJson(res, 404, { error: 'no such resource' });
+  if (orders) sendJson(res, 200, [{ oid: Number(orders[1]) * 10 + 1, amount: 12.5, lines: [{ sku: 'X', qty: 2 }] }]);
+  else if (url.pathname === '/api/users') sendJson(res, 200, users(Number(url.searchParams.get('page'))));
+  else sendJson(res, 404, { error: 'no such resource' });
 }
 
 type Fault = (req: Received, res: http.ServerResponse, server: FaultServer) => void;
@@ -56,13 +56,13 @@ const FAULTS: Record<string, Fault> = {
 
 /** The message and delay schedule each fault produces once the retries are exhausted. */
 const FINAL: Record<string, { message: RegExp; delays: number[] }> = {
-  '429 Retry-After seconds': { message: /The API request failed: \[429\] Client error: `GET http:\/\/127\.0\.0\.1:\d+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `429 Too Many Requests` response: \{"error":"slow down"\}  \{"body":\{"error":"slow down"\},"attempts":3\} \[\]$/, delays: [3000, 3000] },
+  '429 Retry-After seconds': { message: /The API request failed: \[429\] Client error: `GET http:\/\/127\.0\.0\.1:\d+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `429 Too Many Requests` response: \{"error":"slow down"\} {2}\{"body":\{"error":"slow down"\},"attempts":3\} \[\]$/, delays: [3000, 3000] },
   '429 Retry-After Unix timestamp': { message: /\[429\] Client error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `429 Too Many Requests`/, delays: [5000, 5000] },
   '429 Retry-After HTTP date': { message: /\[429\] Client error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `429 Too Many Requests`/, delays: [7000, 7000] },
-  '503 Retry-After seconds': { message: /The API request failed: \[503\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable` response: <html>maintenance<\/html>  \{"body":"","attempts":3\} \[\]$/, delays: [3000, 3000] },
+  '503 Retry-After seconds': { message: /The API request failed: \[503\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable` response: <html>maintenance<\/html> {2}\{"body":"","attempts":3\} \[\]$/, delays: [3000, 3000] },
   '503 Retry-After Unix timestamp': { message: /\[503\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable`/, delays: [5000, 5000] },
   '503 Retry-After HTTP date': { message: /\[503\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable`/, delays: [7000, 7000] },
-  '500 burst': { message: /\[500\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `500 Internal Server Error` response: \{"error":"internal"\}  \{"body":\{"error":"internal"\},"attempts":3\} \[\]$/, delays: [1000, 2000] },
+  '500 burst': { message: /\[500\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `500 Internal Server Error` response: \{"error":"internal"\} {2}\{"body":\{"error":"internal"\},"attempts":3\} \[\]$/, delays: [1000, 2000] },
   'connection reset before the response': { message: /^logger\.ERROR: CURL error 52: Empty reply from server /, delays: [1000, 2000] },
   'connection reset in the middle of the body': { message: /^logger\.ERROR: CURL error 56: Recv failure: Connection reset by peer /, delays: [1000, 2000] },
   'truncated body (Content-Length larger than sent, then close)': { message: /^logger\.ERROR: CURL error 56: Recv failure: Connection reset by peer /, delays: [1000, 2000] },
@@ -197,7 +197,7 @@ describe('retries exhausted: exit 1, which request, how, how many attempts, noth
     const s = await server((q, res) => (q.target === FAILING ? sendJson(res, 503, { error: 'down' }) : answer(q, res)));
     const r = await runWith(config(`${s.url}/api/`, false));
     const error = assertFailed(r, 1, '503 without debug');
-    assert.match(error, /\[503\] Server error: `GET http:\/\/127\.0\.0\.1:\d+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable` response: \{"error":"down"\}  \{"body":\{"error":"down"\},"attempts":3\} \[\]$/);
+    assert.match(error, /\[503\] Server error: `GET http:\/\/127\.0\.0\.1:\d+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable` response: \{"error":"down"\} {2}\{"body":\{"error":"down"\},"attempts":3\} \[\]$/);
     assert.ok(!r.lines.some((l) => l.includes('retrying')));
     cleanup(r);
   });
@@ -222,7 +222,7 @@ describe('retries exhausted: exit 1, which request, how, how many attempts, noth
   });
 
   test('the default policy gives up after 10 retries (1 s … 512 s back-off, Retry-After 0 = back-off)', async () => {
-    const s = await server((q, res) => sendJson(res, 502, { error: 'bad gateway' }, { 'Retry-After': '0' }));
+    const s = await server((_q, res) => sendJson(res, 502, { error: 'bad gateway' }, { 'Retry-After': '0' }));
     const cfg = config(`${s.url}/api/`) as { parameters: { api: Record<string, unknown> } };
     delete cfg.parameters.api['retryConfig'];
     const r = await runWith(cfg);

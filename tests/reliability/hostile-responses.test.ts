@@ -108,8 +108,8 @@ const CASES: Case[] = [
   { name: 'a next-page link that is an object', api: { pagination: { method: 'response.url', urlKey: 'next' } }, dataField: 'data', handler: (res) => sendJson(res, 200, { data: [{ id: 1 }], next: { href: '/x' } }), code: 1, message: 'The "endpoint" property must be specified in request as a string.' },
   { name: 'a next-page link with port 99999: application error, as the reference', api: { pagination: { method: 'response.url', urlKey: 'next' } }, dataField: 'data', handler: (res) => sendJson(res, 200, { data: [{ id: 1 }], next: 'http://127.0.0.1:99999/x' }), code: 2, message: 'Unable to parse URI: http://127.0.0.1:99999/x' },
   // Error bodies.
-  { name: 'a 5 MB text error body: 120-byte summary', handler: raw('E'.repeat(5 * MB), 400, { 'Content-Type': 'text/plain' }), code: 1, message: /^The API request failed: \[400\] Client error: `GET \S+` resulted in a `400 Bad Request` response: E{120} \(truncated\.\.\.\)  \{"body":"","attempts":1\} \[\]$/, check: bounded },
-  { name: 'a 2 MB JSON error body: bounded context', handler: raw(JSON.stringify({ error: 'x'.repeat(2 * MB) }), 500), code: 1, message: /^The API request failed: \[500\] Server error: .* \(truncated\.\.\.\)  \{"body":"\{\\"error\\":\\"x+ \(truncated, 2097164 bytes in total\)","attempts":2\} \[\]$/, check: bounded },
+  { name: 'a 5 MB text error body: 120-byte summary', handler: raw('E'.repeat(5 * MB), 400, { 'Content-Type': 'text/plain' }), code: 1, message: /^The API request failed: \[400\] Client error: `GET \S+` resulted in a `400 Bad Request` response: E{120} \(truncated\.\.\.\) {2}\{"body":"","attempts":1\} \[\]$/, check: bounded },
+  { name: 'a 2 MB JSON error body: bounded context', handler: raw(JSON.stringify({ error: 'x'.repeat(2 * MB) }), 500), code: 1, message: /^The API request failed: \[500\] Server error: .* \(truncated\.\.\.\) {2}\{"body":"\{\\"error\\":\\"x+ \(truncated, 2097164 bytes in total\)","attempts":2\} \[\]$/, check: bounded },
 ];
 
 async function runCase(c: Case): Promise<{ r: Run; s: FaultServer }> {

@@ -248,7 +248,12 @@ describe('table definitions (04 §7.4, §7.5)', () => {
     const logging = {
       open: (name: string, header: readonly string[]) => {
         const w = sink.open(name, header);
-        return { write: (cells: readonly string[]) => (order.push(name + ':' + cells[0]), w.write(cells)) };
+        return {
+          write: (cells: readonly string[]) => {
+            order.push(name + ':' + cells[0]);
+            w.write(cells);
+          },
+        };
       },
     };
     const router = new MappingRouter({
