@@ -6,7 +6,7 @@
  */
 import { type Value, isEmpty, isMap, PhpFloat } from '../../php/value.ts';
 import type { TableSink } from '../../output/tableSink.ts';
-import { Spool, type SpoolOptions } from './spool.ts';
+import { Spool, type SpoolOptions } from '../../spool/spool.ts';
 import { Structure, currentStructureVersion, type StructureSnapshot } from './structure.ts';
 import { CurrentOutput, analyzeCurrent, linkDigest } from './currentParser.ts';
 import { Pause } from './pause.ts';

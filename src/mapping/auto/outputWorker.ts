@@ -23,7 +23,8 @@ import { TableFile } from '../../output/tableFile.ts';
 import type { TableSink, TableWriter } from '../../output/tableSink.ts';
 import { CurrentOutput } from './currentParser.ts';
 import { Pause } from './pause.ts';
-import { SpoolReader, streamOf } from './spool.ts';
+import { streamOf } from '../../spool/frame.ts';
+import { SpoolReader } from '../../spool/reader.ts';
 import { Structure, type StructureSnapshot } from './structure.ts';
 
 /** `workerData` of an output worker. */

@@ -12,7 +12,7 @@ import { CurrentOutput, analyzeCurrent, linkDigest } from '../../../src/mapping/
 import { Pause } from '../../../src/mapping/auto/pause.ts';
 import { OutputRenderer, type FramesMessage, type WorkerReply } from '../../../src/mapping/auto/outputWorker.ts';
 import { setOutputWorkerScript, type OutputWorkerMode } from '../../../src/mapping/auto/outputWorkerClient.ts';
-import { Spool } from '../../../src/mapping/auto/spool.ts';
+import { Spool } from '../../../src/spool/spool.ts';
 import { Structure, currentStructureVersion } from '../../../src/mapping/auto/structure.ts';
 import { appendRendered } from '../../../src/output/tableSink.ts';
 import { MemorySink, expectedTables, renderBytes, runExample, testLogger, tmpSpoolDir } from '../helpers.ts';
