@@ -10,7 +10,7 @@ import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { safe } from '../names.ts';
 import { SNode, Structure, StructureError, currentStructureVersion } from './structure.ts';
-import { type Pause, SLICE_RECORDS } from './pause.ts';
+import { type Pause, SLICE_RECORDS } from '../../output/pause.ts';
 
 export const PARSE_ERROR_PREFIX = 'Error parsing response JSON: ';
 

@@ -9,7 +9,7 @@ import type { TableSink } from '../../output/tableSink.ts';
 import { Spool, type SpoolOptions } from '../../spool/spool.ts';
 import { Structure, currentStructureVersion, type StructureSnapshot } from './structure.ts';
 import { CurrentOutput, analyzeCurrent, linkDigest } from './currentParser.ts';
-import { Pause } from './pause.ts';
+import { Pause } from '../../output/pause.ts';
 import { OutputWorkerClient, type OutputWorkerMode } from './outputWorkerClient.ts';
 import { deserializeError } from './outputWorker.ts';
 import { appendRendered } from '../../output/tableSink.ts';

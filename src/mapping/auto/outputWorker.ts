@@ -22,7 +22,7 @@ import { UserError } from '../../errors/UserError.ts';
 import { TableFile } from '../../output/tableFile.ts';
 import type { TableSink, TableWriter } from '../../output/tableSink.ts';
 import { CurrentOutput } from './currentParser.ts';
-import { Pause } from './pause.ts';
+import { Pause } from '../../output/pause.ts';
 import { streamOf } from '../../spool/frame.ts';
 import { SpoolReader } from '../../spool/reader.ts';
 import { Structure, type StructureSnapshot } from './structure.ts';

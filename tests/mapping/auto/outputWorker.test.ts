@@ -9,7 +9,7 @@ import { pjson } from '../../../src/php/jsonEncode.ts';
 import { UserError } from '../../../src/errors/UserError.ts';
 import { createAutoParser } from '../../../src/mapping/auto/index.ts';
 import { CurrentOutput, analyzeCurrent, linkDigest } from '../../../src/mapping/auto/currentParser.ts';
-import { Pause } from '../../../src/mapping/auto/pause.ts';
+import { Pause } from '../../../src/output/pause.ts';
 import { OutputRenderer, type FramesMessage, type WorkerReply } from '../../../src/mapping/auto/outputWorker.ts';
 import { setOutputWorkerScript, type OutputWorkerMode } from '../../../src/mapping/auto/outputWorkerClient.ts';
 import { Spool } from '../../../src/spool/spool.ts';
