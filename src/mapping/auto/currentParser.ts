@@ -308,7 +308,7 @@ export class CurrentOutput {
 
 const NO_KEYS: readonly string[] = [];
 
-/** Records decoded one at a time (spool.ts `streams()`): `count` calls of `next()`. */
+/** Records decoded one at a time (src/spool/spool.ts `streams()`): `count` calls of `next()`. */
 export interface RecordStream {
   readonly count: number;
   next(): Value;

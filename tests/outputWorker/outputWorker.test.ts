@@ -3,23 +3,23 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { decodeJson } from '../../../src/php/jsonDecode.ts';
-import type { Value } from '../../../src/php/value.ts';
-import { pjson } from '../../../src/php/jsonEncode.ts';
-import { UserError } from '../../../src/errors/UserError.ts';
-import { createAutoParser } from '../../../src/mapping/auto/index.ts';
-import { CurrentOutput, analyzeCurrent, linkDigest } from '../../../src/mapping/auto/currentParser.ts';
-import { Pause } from '../../../src/output/pause.ts';
-import { OutputRenderer, type FramesMessage, type WorkerReply } from '../../../src/mapping/auto/outputWorker.ts';
-import { setOutputWorkerScript, type OutputWorkerMode } from '../../../src/mapping/auto/outputWorkerClient.ts';
-import { Spool } from '../../../src/spool/spool.ts';
-import { Structure, currentStructureVersion } from '../../../src/mapping/auto/structure.ts';
-import { appendRendered } from '../../../src/output/tableSink.ts';
-import { MemorySink, expectedTables, renderBytes, runExample, testLogger, tmpSpoolDir } from '../helpers.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
+import type { Value } from '../../src/php/value.ts';
+import { pjson } from '../../src/php/jsonEncode.ts';
+import { UserError } from '../../src/errors/UserError.ts';
+import { createAutoParser } from '../../src/mapping/auto/index.ts';
+import { CurrentOutput, analyzeCurrent, linkDigest } from '../../src/mapping/auto/currentParser.ts';
+import { Pause } from '../../src/output/pause.ts';
+import { OutputRenderer } from '../../src/outputWorker/renderer.ts';
+import type { FramesMessage, WorkerReply } from '../../src/outputWorker/protocol.ts';
+import { outputWorkerOffload, type OutputWorkerMode } from '../../src/outputWorker/offload.ts';
+import { Spool } from '../../src/spool/spool.ts';
+import { Structure, currentStructureVersion } from '../../src/mapping/auto/structure.ts';
+import { appendRendered } from '../../src/output/tableSink.ts';
+import { MemorySink, expectedTables, renderBytes, runExample, testLogger, tmpSpoolDir } from '../mapping/helpers.ts';
 
 // The command's own entry is the worker's script (src/cli.ts names itself the same way).
-const CLI = new URL('../../../src/cli.ts', import.meta.url);
-setOutputWorkerScript(CLI);
+const CLI = new URL('../../src/cli.ts', import.meta.url);
 
 type Batch = [json: string, dataType: string, parentColumns?: [string, Value][]];
 
@@ -30,10 +30,12 @@ interface Output {
   debugs: string[];
 }
 
-async function output(batches: Batch[], mode: OutputWorkerMode): Promise<Output> {
+/** The tables of `batches`, with an output worker when `mode` says so (started from `script`). */
+async function output(batches: Batch[], mode: OutputWorkerMode, script: URL = CLI): Promise<Output> {
   const logger = testLogger();
   const spoolDir = tmpSpoolDir();
-  const p = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir, logger, outputWorker: mode });
+  const outputOffload = outputWorkerOffload(mode, { script });
+  const p = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir, logger, ...(outputOffload ? { outputOffload } : {}) });
   try {
     for (const [json, dt, pc] of batches) p.addBatch(decodeJson(json, 'response') as Value[], dt, new Map(pc ?? []));
     const sink = new MemorySink();
@@ -108,25 +110,23 @@ test('a worker that cannot run: the main thread writes the tables itself', async
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'broken-worker-'));
   const broken = path.join(dir, 'broken.mjs');
   fs.writeFileSync(broken, 'throw new Error("no worker today");\n');
-  setOutputWorkerScript(new URL(`file://${broken}`));
   try {
     const batches: Batch[] = Array.from({ length: 5 }, (_, i) => [users(i * 10, 10), 'users']);
     const off = await output(batches, 'off');
-    const fallback = await output(batches, 'always');
+    const fallback = await output(batches, 'always', new URL(`file://${broken}`));
     assert.deepEqual(fallback.tables, off.tables);
     assert.ok(
       fallback.debugs.some((d) => d.startsWith('Tables are written without the output worker: it failed: no worker today')),
       fallback.debugs.join('\n'),
     );
   } finally {
-    setOutputWorkerScript(CLI);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
 for (const name of ['010', '017', '019', '021', '025', '063', '076', '106', '107', '130']) {
   test(`conformance example ${name} through the output worker: tables byte-identical`, async () => {
-    const { sink, bucket, parser, logger } = await runExample(name, { outputWorker: 'always' });
+    const { sink, bucket, parser, logger } = await runExample(name, { outputOffload: outputWorkerOffload('always', { script: CLI })! });
     parser.close();
     assert.ok(logger.debugs.some((d) => d.startsWith('Tables written by the output worker')), logger.debugs.join('\n'));
     const expected = expectedTables(name, bucket);
