@@ -8,8 +8,7 @@ import type { Value } from '../../src/php/value.ts';
 import { pjson } from '../../src/php/jsonEncode.ts';
 import { UserError } from '../../src/errors/UserError.ts';
 import { createAutoParser } from '../../src/mapping/auto/index.ts';
-import { CurrentOutput, analyzeCurrent, linkDigest } from '../../src/mapping/auto/currentParser.ts';
-import { Pause } from '../../src/output/pause.ts';
+import { analyzeCurrent } from '../../src/mapping/auto/currentParser.ts';
 import { OutputRenderer } from '../../src/outputWorker/renderer.ts';
 import type { FramesMessage, WorkerReply } from '../../src/outputWorker/protocol.ts';
 import { outputWorkerOffload, type OutputWorkerMode } from '../../src/outputWorker/offload.ts';
@@ -135,19 +134,6 @@ for (const name of ['010', '017', '019', '021', '025', '063', '076', '106', '107
   });
 }
 
-test('a structure snapshot restores the same tree, aliases and name registry', () => {
-  const s = new Structure();
-  const warn = (): void => {};
-  analyzeCurrent(s, decodeJson('[{"a":1,"a_b":2,"x":{"b":3},"l":[{"q":1}]}]', 'response') as Value[], 'users', warn);
-  s.registerParents(s.root.props.get('users')!.items!, [['a', 1]]);
-  const copy = Structure.fromSnapshot(structuredClone(s.snapshot()));
-  assert.equal(pjson(copy.toState(), 'shortest'), pjson(s.toState(), 'shortest'));
-  // The registry came along: the next colliding name gets the same suffix in both.
-  for (const t of [s, copy]) analyzeCurrent(t, decodeJson('[{"x_b":4}]', 'response') as Value[], 'users', warn);
-  assert.equal(pjson(copy.toState(), 'shortest'), pjson(s.toState(), 'shortest'));
-  assert.match(pjson(s.toState(), 'shortest'), /"headerNames":"x_b_u0"/);
-});
-
 /**
  * The worker's renderer driven directly: the spool is written batch by batch and the renderer
  * told after each, with the structure when it changed — as the parser does.
@@ -202,32 +188,4 @@ test('renderer: a structure change starts a new pass only once as much data came
   r = await drive(changing);
   assert.equal(r.reply.type === 'done' && r.reply.passes, 2);
   assert.deepEqual(r.tables, (await output(changing, 'off')).tables);
-});
-
-test('link digests spooled with a batch are the ones the output uses, and equal its own', async () => {
-  const records = decodeJson('[{"id":1,"l":[1,2]},{"id":2,"o":{"x":[3]}},{"id":3,"l":[]}]', 'response') as Value[];
-  const render = async (digests: string[] | undefined): Promise<Map<string, string>> => {
-    const spoolDir = tmpSpoolDir();
-    const spool = new Spool(spoolDir);
-    try {
-      const structure = new Structure();
-      analyzeCurrent(structure, records, 'users', () => {});
-      spool.append({ records, dataType: 'users', parentColumns: new Map(), ...(digests ? { digests } : {}) });
-      const sink = new MemorySink();
-      const out = new CurrentOutput(structure, sink, true);
-      for (const b of spool.streams()) await out.writeStreamed(b, new Pause());
-      return new Map([...sink.tables.keys()].map((t) => [t, renderBytes(sink, t)]));
-    } finally {
-      spool.close();
-      fs.rmSync(spoolDir, { recursive: true, force: true });
-    }
-  };
-  const own = await render(undefined);
-  assert.deepEqual(await render(records.map(linkDigest)), own);
-  // Proof that they are used: other digests show up as the link values.
-  const fake = records.map((_, i) => String(i).repeat(32));
-  const faked = await render(fake);
-  assert.match(faked.get('users')!, /"users_0{32}"/);
-  assert.match(faked.get('users_l')!, /"users_0{32}"/);
-  assert.notDeepEqual(faked, own);
 });
