@@ -1,21 +1,24 @@
 /**
  * Second step of `npm run build` (after `tsc -p tsconfig.build.json`): bundles the extractor,
  * dist/extractor.js and everything it imports, into that one file, in place; and the same for the
- * output worker's code (dist/mapping/auto/outputWorkerEntry.js, loaded by src/cli.ts in the
- * worker's thread): the worker's bundle leaves out the HTTP stack, the logger and the validators
- * (measured: ~15 ms to load it in a fresh thread, ~45–60 ms for the whole extractor bundle).
+ * output worker's code (dist/outputWorker/entry.js, loaded by src/cli.ts in the worker's thread):
+ * the worker's bundle leaves out the HTTP stack, the logger and the validators (measured: ~15 ms
+ * to load it in a fresh thread, ~45–60 ms for the whole extractor bundle). The command's entry,
+ * dist/cli.js, is bundled with what it imports statically (src/runtime/: the compile cache, the
+ * worker's and the cache fill's dispatch), and loads the two bundles above as files of their own.
  *
  * Why: loading ~100 ES modules and winston's CommonJS tree file by file was most of the
  * extractor's start-up; one file with V8's compile cache (enabled by src/cli.ts) loads in a
- * fraction of that. The rest of dist/ stays as tsc wrote it: the mock server and the platform
- * client run unbundled, and so can the sources (`node src/cli.ts`).
+ * fraction of that. A plain run loads dist/cli.js and dist/extractor.js and no other file of ours.
+ * The rest of dist/ stays as tsc wrote it: the mock server and the platform client run unbundled,
+ * and so can the sources (`node src/cli.ts`).
  *
  * - ssh2 stays outside: it has an optional native part, and src/ssh imports it only when a run
  *   configures `sshProxy`; the bundle resolves it from node_modules like dist/ did.
  * - Inside the bundle, `import.meta` of every module is the bundle's: a module of ours that
  *   locates files from its own place would silently look in the wrong folder, so the build
- *   refuses one. The entry itself is the exception: its place is the bundle's (it names itself
- *   as the script of the output worker).
+ *   refuses one. The command's entry is the exception: its place is its bundle's (it names
+ *   itself as the script of the output worker).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,14 +27,15 @@ import { build, type Plugin } from 'esbuild';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST = path.join(ROOT, 'dist');
 export const ENTRY = path.join(DIST, 'extractor.js');
-export const WORKER_ENTRY = path.join(DIST, 'mapping', 'auto', 'outputWorkerEntry.js');
+export const WORKER_ENTRY = path.join(DIST, 'outputWorker', 'entry.js');
+export const CLI_ENTRY = path.join(DIST, 'cli.js');
 
 /** Refuses a module of dist/ that reads its own `import.meta` (it would get the bundle's). */
 const noOwnImportMeta: Plugin = {
   name: 'no-own-import-meta',
   setup(b) {
     b.onLoad({ filter: /\.js$/ }, (args) => {
-      if (!args.path.startsWith(DIST + path.sep) || args.path === ENTRY) return undefined;
+      if (!args.path.startsWith(DIST + path.sep) || args.path === CLI_ENTRY) return undefined;
       const source = fs.readFileSync(args.path, 'utf8');
       if (/import\.meta\.(url|dirname|filename)/.test(source)) {
         throw new Error(`${path.relative(ROOT, args.path)}: import.meta would point at its bundle, not at this module`);
@@ -41,8 +45,23 @@ const noOwnImportMeta: Plugin = {
   },
 };
 
+/**
+ * The command's entry imports the extractor and the worker's code when it needs them: they stay
+ * files of their own (bundles themselves), imported by their place relative to dist/cli.js.
+ */
+const otherBundlesOutside: Plugin = {
+  name: 'other-bundles-outside',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, (args) => {
+      const target = path.resolve(args.resolveDir, args.path);
+      if (target !== ENTRY && target !== WORKER_ENTRY) return undefined;
+      return { path: './' + path.relative(path.dirname(CLI_ENTRY), target).split(path.sep).join('/'), external: true };
+    });
+  },
+};
+
 export async function bundle(): Promise<void> {
-  for (const entry of [ENTRY, WORKER_ENTRY]) {
+  for (const entry of [ENTRY, WORKER_ENTRY, CLI_ENTRY]) {
     if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run tsc -p tsconfig.build.json first`);
   }
   const result = await build({
@@ -61,6 +80,18 @@ export async function bundle(): Promise<void> {
     logLevel: 'warning',
   });
   if (result.errors.length > 0) throw new Error('esbuild failed');
+  const cli = await build({
+    entryPoints: [{ in: CLI_ENTRY, out: 'cli' }],
+    outdir: DIST,
+    allowOverwrite: true,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    plugins: [otherBundlesOutside, noOwnImportMeta],
+    logLevel: 'warning',
+  });
+  if (cli.errors.length > 0) throw new Error('esbuild failed');
 }
 
 if (import.meta.main) await bundle();

@@ -15,7 +15,9 @@ import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
-import { outputWorkerMode } from '../mapping/auto/outputWorkerClient.ts';
+import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
+import type { OutputWorkerStart } from '../outputWorker/client.ts';
+import { outputWorkerMode, outputWorkerOffload } from '../outputWorker/offload.ts';
 import { JobRunner } from '../jobs/runner.ts';
 import { compatLevelOf } from '../mapping/auto/compatLevel.ts';
 import { concurrencyOf } from '../jobs/concurrency.ts';
@@ -35,6 +37,11 @@ export interface RunOptions {
   write?: (line: string) => void;
   nowMs?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * How to start the automatic parser's output worker (the command's entry and heap flags,
+   * src/extractor.ts); when and whether is EX_GENERIC_OUTPUT_WORKER's. None: no worker.
+   */
+  outputWorker?: OutputWorkerStart;
 }
 
 interface BucketResult {
@@ -104,11 +111,12 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const state = new RunState(inputState, Math.floor(nowMs() / 1000));
     staging = new OutputStaging(dataDir);
     const buckets = new Map<string | null, BucketResult>();
+    const outputOffload = options.outputWorker ? outputWorkerOffload(outputWorkerMode(env), options.outputWorker) : undefined;
     let previousParser: AutoParser | undefined;
     const bucketOfConfiguration: (string | null)[] = [];
 
     for (const configuration of configurations) {
-      const result = await runConfiguration(configuration, { root, parameters, logger, state, staging, buckets, previousParser, nowMs, sleep: options.sleep, parsers, routers, env, tunnel });
+      const result = await runConfiguration(configuration, { root, parameters, logger, state, staging, buckets, previousParser, nowMs, sleep: options.sleep, parsers, routers, env, tunnel, outputOffload });
       previousParser = result.parser;
       bucketOfConfiguration[configuration.index] = result.bucket;
     }
@@ -187,6 +195,8 @@ interface ConfigurationRun {
   routers: MappingRouter[];
   env: NodeJS.ProcessEnv;
   tunnel: SshTunnel | undefined;
+  /** The output phase's offload for the automatic parsers (the output worker), if any. */
+  outputOffload: OutputOffloadStarter | undefined;
 }
 
 async function runConfiguration(configuration: Configuration, run: ConfigurationRun): Promise<{ parser: AutoParser; bucket: string | null }> {
@@ -217,7 +227,7 @@ async function runConfiguration(configuration: Configuration, run: Configuration
       spoolDir: run.staging.spoolDir,
       logger,
       ...(run.previousParser ? { inherit: run.previousParser } : {}),
-      outputWorker: outputWorkerMode(run.env),
+      ...(run.outputOffload ? { outputOffload: run.outputOffload } : {}),
     });
     run.parsers.push(parser);
     const sink = run.staging.sink(bucket);

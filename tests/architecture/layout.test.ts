@@ -20,6 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['.', 'platform', 'mock-server'], // the commands: extractor, platform client, replay mock server
   ['runtime', 'platform/errors'], // the process: heap tuning, compile cache, worker dispatch
   ['component'], // data folder, run lifecycle, state: the composition root
+  ['outputWorker'], // the output phase on a second core, injected into the parser by component/
   ['config'], // the configuration, parsed and validated once
   ['jobs'], // plan of jobs, the page loop, children
   ['pagination', 'auth'], // requests: next page, credentials
@@ -28,7 +29,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['functions/strtotime'],
   ['mapping'], // records → tables: routing, user mappings, filters
   ['mapping/user', 'mapping/auto'],
-  ['output'], // tables → staged files
+  ['output', 'spool'], // tables → staged files; the parser's spool of pages
   ['logging'],
   ['php'], // PHP value semantics
   ['errors'],

@@ -1,6 +1,6 @@
 /**
- * The built command (`dist/cli.js` → the bundle `dist/extractor.js`, scripts/bundle.ts): what a
- * run loads. Start-up cost is mostly module loading, so these checks keep the heavy parts out of
+ * The built command (the bundle `dist/cli.js` → the bundle `dist/extractor.js`, scripts/bundle.ts):
+ * what a run loads. Start-up cost is mostly module loading, so these checks keep the heavy parts out of
  * a plain run: one bundle file, ssh2 only when `sshProxy` is configured, no ajv compiler; and the
  * compile cache that the image fills at build time is the one a run uses.
  * `npm test` builds dist/ first (pretest).
@@ -18,7 +18,7 @@ import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const BUNDLE = path.join(ROOT, 'dist', 'extractor.js');
-const WORKER_BUNDLE = path.join(ROOT, 'dist', 'mapping', 'auto', 'outputWorkerEntry.js');
+const WORKER_BUNDLE = path.join(ROOT, 'dist', 'outputWorker', 'entry.js');
 
 let api: TestServer;
 before(async () => {
@@ -32,6 +32,14 @@ test('dist/extractor.js is one bundle: no relative imports, ssh2 only as a dynam
   assert.doesNotMatch(code, /\bfrom\s*["']\.\.?\//, 'a static import of another dist/ file');
   assert.doesNotMatch(code, /\bfrom\s*["']ssh2["']/, 'a static import of ssh2');
   assert.match(code, /\bimport\(\s*["']ssh2["']\s*\)/, 'ssh2 imported when a tunnel opens');
+});
+
+test('dist/cli.js is one bundle: the compile cache and the dispatch inside, the extractor and the worker imported when needed', () => {
+  const code = fs.readFileSync(CLI, 'utf8');
+  assert.ok(code.startsWith('#!/usr/bin/env node\n'), 'the npm bin needs its shebang');
+  assert.doesNotMatch(code, /\bfrom\s*["']\.\.?\//, 'a static import of another dist/ file');
+  const dynamic = [...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
+  assert.deepEqual([...new Set(dynamic)].sort(), ['./extractor.js', './outputWorker/entry.js']);
 });
 
 test('the output worker has a bundle of its own, without the HTTP stack, the logger or the validators', () => {
@@ -81,8 +89,8 @@ test('--fill-compile-cache loads the extractor and the output worker without run
     const run = await promisify(execFile)(process.execPath, [CLI], { env: { ...env, KBC_DATADIR: dir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', EX_GENERIC_OUTPUT_WORKER: 'always' }, encoding: 'utf8' });
     assert.match(run.stderr, /code cache for ESM file:\S+\/dist\/extractor\.js was accepted/);
     // The worker starts after the run has set its heap flags: they are V8's defaults again while
-    // it loads, so its code caches (this one, and Node's own) match (src/extractor.ts).
-    assert.match(run.stderr, /code cache for ESM file:\S+\/dist\/mapping\/auto\/outputWorkerEntry\.js was accepted/);
+    // it loads, so its code caches (this one, and Node's own) match (src/runtime/heapTuning.ts).
+    assert.match(run.stderr, /code cache for ESM file:\S+\/dist\/outputWorker\/entry\.js was accepted/);
     assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });

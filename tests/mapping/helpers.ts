@@ -13,7 +13,7 @@ import { csvLine } from '../../src/output/csv.ts';
 import type { TableSink, TableWriter } from '../../src/output/tableSink.ts';
 import { createAutoParser, type AutoParser } from '../../src/mapping/auto/index.ts';
 import { effectiveCompatLevel } from '../../src/mapping/auto/compatLevel.ts';
-import type { OutputWorkerMode } from '../../src/mapping/auto/outputWorkerClient.ts';
+import type { OutputOffloadStarter } from '../../src/mapping/auto/outputOffload.ts';
 import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
 import { lookupStrict, NOT_FOUND } from '../../src/php/pathLookup.ts';
 import { extractRecords as extractFromResponse } from '../../src/jobs/records.ts';
@@ -114,7 +114,7 @@ export interface RunResult {
 }
 
 /** Runs an example's jobs (no pagination) through the automatic parser. */
-export async function runExample(name: string, options: { outputWorker?: OutputWorkerMode } = {}): Promise<RunResult> {
+export async function runExample(name: string, options: { outputOffload?: OutputOffloadStarter } = {}): Promise<RunResult> {
   const dir = exampleDir(name);
   const config = readConfig(dir);
   const params = config.get('parameters') as PhpArray;

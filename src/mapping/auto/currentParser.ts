@@ -11,7 +11,7 @@ import { UserError } from '../../errors/UserError.ts';
 import { safe } from './names.ts';
 import { SNode, Structure, currentStructureVersion } from './structure.ts';
 import { StructureError } from '../../errors/StructureError.ts';
-import { type Pause, SLICE_RECORDS } from './pause.ts';
+import { type Pause, SLICE_RECORDS } from '../../output/pause.ts';
 
 export const PARSE_ERROR_PREFIX = 'Error parsing response JSON: ';
 
@@ -309,7 +309,7 @@ export class CurrentOutput {
 
 const NO_KEYS: readonly string[] = [];
 
-/** Records decoded one at a time (spool.ts `streams()`): `count` calls of `next()`. */
+/** Records decoded one at a time (src/spool/spool.ts `streams()`): `count` calls of `next()`. */
 export interface RecordStream {
   readonly count: number;
   next(): Value;

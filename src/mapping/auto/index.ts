@@ -3,17 +3,18 @@
  *
  * Batches are analysed when they arrive (type errors are raised then) and spooled to disk; the
  * output phase (`writeTables`, asynchronous) streams them back in arrival order into the sink.
+ * In current mode the output phase may run early elsewhere: an output offload (outputOffload.ts),
+ * handed in by whoever creates the parser, fed by offloadFeed.ts.
  */
 import { type Value, isEmpty, isMap } from '../../php/value.ts';
 import { effectiveCompatLevel } from './compatLevel.ts';
 import type { TableSink } from '../../output/tableSink.ts';
-import { Spool, type SpoolOptions } from './spool.ts';
-import { Structure, currentStructureVersion, type StructureSnapshot } from './structure.ts';
+import { Spool, type SpoolOptions } from '../../spool/spool.ts';
+import { Structure, currentStructureVersion } from './structure.ts';
 import { CurrentOutput, analyzeCurrent, linkDigest } from './currentParser.ts';
-import { Pause } from './pause.ts';
-import { OutputWorkerClient, type OutputWorkerMode } from './outputWorkerClient.ts';
-import { deserializeError } from './outputWorker.ts';
-import { appendRendered } from '../../output/tableSink.ts';
+import { Pause } from '../../output/pause.ts';
+import { OffloadFeed } from './offloadFeed.ts';
+import type { OutputOffloadStarter } from './outputOffload.ts';
 import { LegacyOutput, LegacyStructure, looselyNull } from './legacyParser.ts';
 
 import type { ParentColumns } from '../recordSink.ts';
@@ -54,8 +55,11 @@ export interface AutoParserOptions {
   logger: AutoParserLogger;
   /** The parser of an earlier configuration of this run: its structure is carried over (04 §8). */
   inherit?: AutoParser;
-  /** Whether the output phase may run on a worker thread (current mode only); default `off`. */
-  outputWorker?: OutputWorkerMode;
+  /**
+   * Runs the output phase early elsewhere (current mode only; src/component/run.ts hands in the
+   * output worker). None: the parser writes the tables itself, at the end.
+   */
+  outputOffload?: OutputOffloadStarter;
 }
 
 /** What both modes share: analyse a batch on arrival, spool it, stream it back at the end. */
@@ -96,58 +100,27 @@ abstract class SpooledAutoParser {
   }
 }
 
-/** How far (spool bytes) the output worker may lag before the main thread helps it (`digests`). */
-const HELP_AFTER_BYTES = 4 * 1024 * 1024;
-
 class CurrentAutoParser extends SpooledAutoParser implements AutoParser {
   readonly mode = 'current' as const;
-  /** Replaced by the output worker's structure, which has the output phase's registrations. */
+  /** Replaced by the offload's structure, which has the output phase's registrations. */
   structure = new Structure();
-  private readonly spoolDir: string;
-  private worker: OutputWorkerClient | undefined;
-  /** No worker could be started: not tried again. */
-  private noWorker = false;
-  /** The structure changed since the worker last received it. */
-  private changed = true;
-  /** Spool bytes the worker may be behind before this thread computes link digests for it. */
-  private readonly helpAfter: number;
+  /** The output phase run early elsewhere, when the parser was given a starter. */
+  private readonly offload: OffloadFeed | undefined;
 
-  constructor(spoolDir: string, logger: AutoParserLogger, workerMode: OutputWorkerMode) {
-    const spoolOptions: SpoolOptions = { flushEachBatch: workerMode === 'always' };
+  constructor(spoolDir: string, logger: AutoParserLogger, offload: OutputOffloadStarter | undefined) {
+    const spoolOptions: SpoolOptions = { flushEachBatch: offload?.fromFirstBatch === true };
     super(spoolDir, logger, spoolOptions);
-    if (workerMode !== 'off') spoolOptions.onFlush = (bytes) => this.spoolFlushed(bytes);
-    this.spoolDir = spoolDir;
-    this.helpAfter = workerMode === 'always' ? 0 : HELP_AFTER_BYTES;
-  }
-
-  /**
-   * The worker renders while this thread fetches, decodes and analyses; when it falls behind,
-   * this thread takes over the link hashes of the root records (md5 of each serialized record —
-   * the largest part of rendering a batch) and spools them with the batch. Only batches without
-   * parent columns: their hash input is the record alone (04 §4.6); with parent columns it also
-   * depends on aliases decided in the output phase.
-   */
-  protected override digests(records: Value[], parentColumns: ParentColumns): string[] | undefined {
-    if (this.worker === undefined || parentColumns.size > 0 || this.worker.behind(this.spool.written) <= this.helpAfter) return undefined;
-    return records.map(linkDigest);
-  }
-
-  /** Starts the worker at the first write of the spool file, then keeps it informed. */
-  private spoolFlushed(bytes: number): void {
-    if (this.worker === undefined) {
-      const file = this.spool.path;
-      if (file === undefined || this.noWorker) return;
-      this.worker = OutputWorkerClient.start(file, this.spoolDir, (why) => this.logger.debug(`Tables are written without an output worker: ${why}`));
-      this.noWorker = this.worker === undefined;
-      if (this.worker === undefined) return;
+    if (offload !== undefined) {
+      const feed = new OffloadFeed(offload, this.spool, spoolDir, (msg) => logger.debug(msg));
+      spoolOptions.onFlush = (bytes) => feed.flushed(bytes, this.structure);
+      this.offload = feed;
     }
-    this.worker.notify(bytes, this.takeSnapshot());
   }
 
-  private takeSnapshot(): StructureSnapshot | undefined {
-    if (!this.changed) return undefined;
-    this.changed = false;
-    return this.structure.snapshot();
+  /** Link digests computed here when the offload lags (see `OffloadFeed.wantsDigests`). */
+  protected override digests(records: Value[], parentColumns: ParentColumns): string[] | undefined {
+    if (this.offload === undefined || !this.offload.wantsDigests(parentColumns)) return undefined;
+    return records.map(linkDigest);
   }
 
   // §4.2 step 1: no records, or exactly one null.
@@ -158,23 +131,16 @@ class CurrentAutoParser extends SpooledAutoParser implements AutoParser {
   protected analyze(records: Value[], dataType: string): void {
     const before = currentStructureVersion();
     analyzeCurrent(this.structure, records, dataType, this.warn);
-    if (currentStructureVersion() !== before) this.changed = true;
+    if (currentStructureVersion() !== before) this.offload?.structureChanged();
   }
 
   async writeTables(sink: TableSink): Promise<void> {
-    if (this.worker !== undefined) {
-      this.spool.flush();
-      const reply = await this.worker.finish(this.spool.written, this.takeSnapshot());
-      if (reply !== undefined) {
-        // In the order the output opened them, as the output itself would have (names checked,
-        // header conflicts found in that order).
-        for (const t of reply.tables) appendRendered(sink.open(t.name, t.header), t.file, t.rows);
-        if (reply.type === 'failed') throw deserializeError(reply.error);
-        this.structure = Structure.fromSnapshot(reply.structure);
-        this.logger.debug(`Tables written by the output worker (${reply.passes === 1 ? 'one pass' : `${reply.passes} passes`} over the batches).`);
+    if (this.offload !== undefined) {
+      const offloaded = await this.offload.writeTables(sink, this.structure);
+      if (offloaded !== undefined) {
+        this.structure = offloaded;
         return;
       }
-      this.logger.debug(`Tables are written without the output worker: ${this.worker.failure ?? 'no answer'}`);
     }
     // The spool decodes a fresh copy of every record for this output alone.
     const out = new CurrentOutput(this.structure, sink, true);
@@ -183,8 +149,7 @@ class CurrentAutoParser extends SpooledAutoParser implements AutoParser {
   }
 
   override close(): void {
-    this.worker?.close();
-    this.worker = undefined;
+    this.offload?.close();
     super.close();
   }
 
@@ -234,7 +199,7 @@ export function createAutoParser(options: AutoParserOptions): AutoParser {
     version = options.state.get('json_parser.structVersion');
   }
   const { logger, spoolDir } = options;
-  const workerMode = options.outputWorker ?? 'off';
+  const offload = options.outputOffload;
   if (!isEmpty(struct) && !isEmpty(version)) {
     if (version === 2 || version === 2n) {
       logger.warning('Using legacy JSON parser, because it is in configuration state.');
@@ -243,7 +208,7 @@ export function createAutoParser(options: AutoParserOptions): AutoParser {
       return parser;
     }
     if (level <= 1) logger.warning('Ignored request for legacy JSON parser, because configuration is already upgraded.');
-    const parser = new CurrentAutoParser(spoolDir, logger, workerMode);
+    const parser = new CurrentAutoParser(spoolDir, logger, offload);
     parser.structure.load(struct);
     return parser;
   }
@@ -251,5 +216,5 @@ export function createAutoParser(options: AutoParserOptions): AutoParser {
     logger.warning('Using legacy JSON parser, because it has been explicitly requested.');
     return new LegacyAutoParser(spoolDir, logger);
   }
-  return new CurrentAutoParser(spoolDir, logger, workerMode);
+  return new CurrentAutoParser(spoolDir, logger, offload);
 }

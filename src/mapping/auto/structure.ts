@@ -297,7 +297,7 @@ export class Structure {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Snapshot: an exact copy for another thread (the output worker, outputWorker.ts)
+  // Snapshot: an exact copy for another thread (the output worker, src/outputWorker/)
 
   /** Everything the output phase reads, as plain data (structured-cloneable). */
   snapshot(): StructureSnapshot {

@@ -1,13 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { decodeJson } from '../../../src/php/jsonDecode.ts';
 import { md5Hex, phpSerialize } from '../../../src/php/serialize.ts';
 import { JsonObject, type Value } from '../../../src/php/value.ts';
 import { UserError } from '../../../src/errors/UserError.ts';
 import { createAutoParser, type AutoParser } from '../../../src/mapping/auto/index.ts';
-import { CurrentOutput, analyzeCurrent } from '../../../src/mapping/auto/currentParser.ts';
+import { CurrentOutput, analyzeCurrent, linkDigest } from '../../../src/mapping/auto/currentParser.ts';
 import { Structure } from '../../../src/mapping/auto/structure.ts';
-import { MemorySink, testLogger, tmpSpoolDir } from '../helpers.ts';
+import { Pause } from '../../../src/output/pause.ts';
+import { Spool } from '../../../src/spool/spool.ts';
+import { MemorySink, renderBytes, testLogger, tmpSpoolDir } from '../helpers.ts';
 
 const rec = (json: string) => decodeJson(json, 'response') as Value[];
 const link = (clean: string, json: string, outer = '') => clean + '_' + md5Hex(phpSerialize(decodeJson(json, 'response')) + outer);
@@ -178,4 +181,32 @@ test('a long batch written in slices (with pauses, records updated in place) equ
   for (const name of whole.tables.keys()) assert.equal(sliced.render(name), whole.render(name), name);
   assert.equal(sliced.render('users').split('\n')[0], '"id","t","o_a","l","id_u0","parent_x"');
   assert.equal(sliced.render('users_l_m').split('\n').length, 2 * 2500 + 2);
+});
+
+test('link digests spooled with a batch are the ones the output uses, and equal its own', async () => {
+  const records = decodeJson('[{"id":1,"l":[1,2]},{"id":2,"o":{"x":[3]}},{"id":3,"l":[]}]', 'response') as Value[];
+  const render = async (digests: string[] | undefined): Promise<Map<string, string>> => {
+    const spoolDir = tmpSpoolDir();
+    const spool = new Spool(spoolDir);
+    try {
+      const structure = new Structure();
+      analyzeCurrent(structure, records, 'users', () => {});
+      spool.append({ records, dataType: 'users', parentColumns: new Map(), ...(digests ? { digests } : {}) });
+      const sink = new MemorySink();
+      const out = new CurrentOutput(structure, sink, true);
+      for (const b of spool.streams()) await out.writeStreamed(b, new Pause());
+      return new Map([...sink.tables.keys()].map((t) => [t, renderBytes(sink, t)]));
+    } finally {
+      spool.close();
+      fs.rmSync(spoolDir, { recursive: true, force: true });
+    }
+  };
+  const own = await render(undefined);
+  assert.deepEqual(await render(records.map(linkDigest)), own);
+  // Proof that they are used: other digests show up as the link values.
+  const fake = records.map((_, i) => String(i).repeat(32));
+  const faked = await render(fake);
+  assert.match(faked.get('users')!, /"users_0{32}"/);
+  assert.match(faked.get('users_l')!, /"users_0{32}"/);
+  assert.notDeepEqual(faked, own);
 });

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { JsonObject, PhpArray, PhpFloat, type Value } from '../../../src/php/value.ts';
-import { Spool } from '../../../src/mapping/auto/spool.ts';
-import { tmpSpoolDir } from '../helpers.ts';
+import { JsonObject, PhpArray, PhpFloat, type Value } from '../../src/php/value.ts';
+import { Spool } from '../../src/spool/spool.ts';
+import { tmpSpoolDir } from '../mapping/helpers.ts';
 
 /** Canonical text distinguishing every aspect the codec must preserve. */
 function canon(v: Value): string {

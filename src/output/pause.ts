@@ -1,3 +1,10 @@
+/**
+ * Pauses of the output phase: the automatic parser's (src/mapping/auto/) and the output worker's
+ * (src/outputWorker/) long loops over spooled batches return to the event loop now and then.
+ * It sits in output/ because it paces the output phase, which both of them run; nothing in it is
+ * about parsing.
+ */
+
 /** The output phase returns to the event loop after this much synchronous work. */
 const PAUSE_AFTER_MS = 10;
 

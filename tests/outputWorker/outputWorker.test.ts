@@ -3,23 +3,22 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { decodeJson } from '../../../src/php/jsonDecode.ts';
-import type { Value } from '../../../src/php/value.ts';
-import { pjson } from '../../../src/php/jsonEncode.ts';
-import { UserError } from '../../../src/errors/UserError.ts';
-import { createAutoParser } from '../../../src/mapping/auto/index.ts';
-import { CurrentOutput, analyzeCurrent, linkDigest } from '../../../src/mapping/auto/currentParser.ts';
-import { Pause } from '../../../src/mapping/auto/pause.ts';
-import { OutputRenderer, type FramesMessage, type WorkerReply } from '../../../src/mapping/auto/outputWorker.ts';
-import { setOutputWorkerScript, type OutputWorkerMode } from '../../../src/mapping/auto/outputWorkerClient.ts';
-import { Spool } from '../../../src/mapping/auto/spool.ts';
-import { Structure, currentStructureVersion } from '../../../src/mapping/auto/structure.ts';
-import { appendRendered } from '../../../src/output/tableSink.ts';
-import { MemorySink, expectedTables, renderBytes, runExample, testLogger, tmpSpoolDir } from '../helpers.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
+import type { Value } from '../../src/php/value.ts';
+import { pjson } from '../../src/php/jsonEncode.ts';
+import { UserError } from '../../src/errors/UserError.ts';
+import { createAutoParser } from '../../src/mapping/auto/index.ts';
+import { analyzeCurrent } from '../../src/mapping/auto/currentParser.ts';
+import { OutputRenderer } from '../../src/outputWorker/renderer.ts';
+import type { FramesMessage, WorkerReply } from '../../src/outputWorker/protocol.ts';
+import { outputWorkerOffload, type OutputWorkerMode } from '../../src/outputWorker/offload.ts';
+import { Spool } from '../../src/spool/spool.ts';
+import { Structure, currentStructureVersion } from '../../src/mapping/auto/structure.ts';
+import { appendRendered } from '../../src/output/tableSink.ts';
+import { MemorySink, expectedTables, renderBytes, runExample, testLogger, tmpSpoolDir } from '../mapping/helpers.ts';
 
 // The command's own entry is the worker's script (src/cli.ts names itself the same way).
-const CLI = new URL('../../../src/cli.ts', import.meta.url);
-setOutputWorkerScript(CLI);
+const CLI = new URL('../../src/cli.ts', import.meta.url);
 
 type Batch = [json: string, dataType: string, parentColumns?: [string, Value][]];
 
@@ -30,10 +29,12 @@ interface Output {
   debugs: string[];
 }
 
-async function output(batches: Batch[], mode: OutputWorkerMode): Promise<Output> {
+/** The tables of `batches`, with an output worker when `mode` says so (started from `script`). */
+async function output(batches: Batch[], mode: OutputWorkerMode, script: URL = CLI): Promise<Output> {
   const logger = testLogger();
   const spoolDir = tmpSpoolDir();
-  const p = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir, logger, outputWorker: mode });
+  const outputOffload = outputWorkerOffload(mode, { script });
+  const p = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir, logger, ...(outputOffload ? { outputOffload } : {}) });
   try {
     for (const [json, dt, pc] of batches) p.addBatch(decodeJson(json, 'response') as Value[], dt, new Map(pc ?? []));
     const sink = new MemorySink();
@@ -108,25 +109,23 @@ test('a worker that cannot run: the main thread writes the tables itself', async
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'broken-worker-'));
   const broken = path.join(dir, 'broken.mjs');
   fs.writeFileSync(broken, 'throw new Error("no worker today");\n');
-  setOutputWorkerScript(new URL(`file://${broken}`));
   try {
     const batches: Batch[] = Array.from({ length: 5 }, (_, i) => [users(i * 10, 10), 'users']);
     const off = await output(batches, 'off');
-    const fallback = await output(batches, 'always');
+    const fallback = await output(batches, 'always', new URL(`file://${broken}`));
     assert.deepEqual(fallback.tables, off.tables);
     assert.ok(
       fallback.debugs.some((d) => d.startsWith('Tables are written without the output worker: it failed: no worker today')),
       fallback.debugs.join('\n'),
     );
   } finally {
-    setOutputWorkerScript(CLI);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
 for (const name of ['010', '017', '019', '021', '025', '063', '076', '106', '107', '130']) {
   test(`conformance example ${name} through the output worker: tables byte-identical`, async () => {
-    const { sink, bucket, parser, logger } = await runExample(name, { outputWorker: 'always' });
+    const { sink, bucket, parser, logger } = await runExample(name, { outputOffload: outputWorkerOffload('always', { script: CLI })! });
     parser.close();
     assert.ok(logger.debugs.some((d) => d.startsWith('Tables written by the output worker')), logger.debugs.join('\n'));
     const expected = expectedTables(name, bucket);
@@ -134,19 +133,6 @@ for (const name of ['010', '017', '019', '021', '025', '063', '076', '106', '107
     for (const [table, bytes] of expected) assert.equal(renderBytes(sink, table), bytes, `table ${table}`);
   });
 }
-
-test('a structure snapshot restores the same tree, aliases and name registry', () => {
-  const s = new Structure();
-  const warn = (): void => {};
-  analyzeCurrent(s, decodeJson('[{"a":1,"a_b":2,"x":{"b":3},"l":[{"q":1}]}]', 'response') as Value[], 'users', warn);
-  s.registerParents(s.root.props.get('users')!.items!, [['a', 1]]);
-  const copy = Structure.fromSnapshot(structuredClone(s.snapshot()));
-  assert.equal(pjson(copy.toState(), 'shortest'), pjson(s.toState(), 'shortest'));
-  // The registry came along: the next colliding name gets the same suffix in both.
-  for (const t of [s, copy]) analyzeCurrent(t, decodeJson('[{"x_b":4}]', 'response') as Value[], 'users', warn);
-  assert.equal(pjson(copy.toState(), 'shortest'), pjson(s.toState(), 'shortest'));
-  assert.match(pjson(s.toState(), 'shortest'), /"headerNames":"x_b_u0"/);
-});
 
 /**
  * The worker's renderer driven directly: the spool is written batch by batch and the renderer
@@ -202,32 +188,4 @@ test('renderer: a structure change starts a new pass only once as much data came
   r = await drive(changing);
   assert.equal(r.reply.type === 'done' && r.reply.passes, 2);
   assert.deepEqual(r.tables, (await output(changing, 'off')).tables);
-});
-
-test('link digests spooled with a batch are the ones the output uses, and equal its own', async () => {
-  const records = decodeJson('[{"id":1,"l":[1,2]},{"id":2,"o":{"x":[3]}},{"id":3,"l":[]}]', 'response') as Value[];
-  const render = async (digests: string[] | undefined): Promise<Map<string, string>> => {
-    const spoolDir = tmpSpoolDir();
-    const spool = new Spool(spoolDir);
-    try {
-      const structure = new Structure();
-      analyzeCurrent(structure, records, 'users', () => {});
-      spool.append({ records, dataType: 'users', parentColumns: new Map(), ...(digests ? { digests } : {}) });
-      const sink = new MemorySink();
-      const out = new CurrentOutput(structure, sink, true);
-      for (const b of spool.streams()) await out.writeStreamed(b, new Pause());
-      return new Map([...sink.tables.keys()].map((t) => [t, renderBytes(sink, t)]));
-    } finally {
-      spool.close();
-      fs.rmSync(spoolDir, { recursive: true, force: true });
-    }
-  };
-  const own = await render(undefined);
-  assert.deepEqual(await render(records.map(linkDigest)), own);
-  // Proof that they are used: other digests show up as the link values.
-  const fake = records.map((_, i) => String(i).repeat(32));
-  const faked = await render(fake);
-  assert.match(faked.get('users')!, /"users_0{32}"/);
-  assert.match(faked.get('users_l')!, /"users_0{32}"/);
-  assert.notDeepEqual(faked, own);
 });

@@ -1,66 +1,51 @@
 /**
- * Main side of the output worker (outputWorker.ts): starts it on the parser's spool file, tells it
- * how far the spool is written and what the structure is, and collects its tables at the end.
+ * Main side of the output worker (the thread's side is renderer.ts): starts it on the parser's
+ * spool file, tells it how far the spool is written and what the structure is, and collects its
+ * tables at the end — the automatic parser's `OutputOffload` (src/mapping/auto/outputOffload.ts).
  *
  * The worker is an optimisation only. If it cannot start, crashes or exits, `finish` answers
  * `undefined` and the parser writes the tables itself from the spool, as without a worker.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { OUTPUT_WORKER_ARG, type FramesMessage, type OutputWorkerData, type ReadyMessage, type WorkerReply } from './outputWorker.ts';
-import type { StructureSnapshot } from './structure.ts';
+import type { OffloadResult, OutputOffload } from '../mapping/auto/outputOffload.ts';
+import type { StructureSnapshot } from '../mapping/auto/structure.ts';
+import { deserializeError } from './errorTransfer.ts';
+import { OUTPUT_WORKER_ARG, type FramesMessage, type OutputWorkerData, type ReadyMessage, type WorkerReply } from './protocol.ts';
 
 /**
- * When the output phase runs on a worker thread (EX_GENERIC_OUTPUT_WORKER):
- * - `auto` (default): once a parser's spool outgrows its first MiB, on a machine with two or more
- *   CPUs — small runs do not pay for a thread;
- * - `always`: from the first batch (the spool writes every batch at once) — for tests;
- * - `off` (`0`): never.
+ * The command's V8 heap flags (src/runtime/heapTuning.ts), as a worker's start must treat them.
+ * Without them (EX_GENERIC_HEAP_TUNING=0, or a parser created in a test) a worker starts with
+ * V8's defaults.
  */
-export type OutputWorkerMode = 'auto' | 'always' | 'off';
-
-export function outputWorkerMode(env: NodeJS.ProcessEnv): OutputWorkerMode {
-  const v = (env['EX_GENERIC_OUTPUT_WORKER'] ?? '').trim().toLowerCase();
-  if (v === 'off' || v === '0' || v === 'false') return 'off';
-  if (v === 'always') return 'always';
-  return os.availableParallelism() >= 2 ? 'auto' : 'off';
-}
-
-let workerScript: string | URL | undefined;
-
-/**
- * The module a worker loads: the extractor's entry, which turns into an output worker when it is
- * loaded with `OutputWorkerData` (src/extractor.ts). Unset: no worker is started.
- */
-export function setOutputWorkerScript(script: string | URL): void {
-  workerScript = script;
-}
-
-export interface OutputWorkerHeap {
+export interface HeapFlags {
   /**
    * Semi-spaces of each worker's heap, fixed from its start. The command's heap tuning
-   * (src/extractor.ts) steers the main thread's young generation with a process-wide V8 flag that
-   * also stops a worker's from growing: the worker then scavenged its 1 MiB young generation ~700
-   * times per 100,000 records instead of ~45 times.
+   * (src/runtime/heapTuning.ts) steers the main thread's young generation with a process-wide V8
+   * flag that also stops a worker's from growing: the worker then scavenged its 1 MiB young
+   * generation ~700 times per 100,000 records instead of ~45 times.
    */
-  semiSpaceMb: number;
+  readonly semiSpaceMb: number;
   /**
    * Sets the process-wide V8 flags back to their defaults until the returned function is called
    * (a worker started with other flags compiles Node's own modules without their code cache).
    */
-  suspendFlags(): () => void;
+  suspend(): () => void;
 }
 
-/** Set by the command's heap tuning; unset: V8's defaults. */
-let workerHeap: OutputWorkerHeap | undefined;
-
-export function setOutputWorkerHeap(heap: OutputWorkerHeap): void {
-  workerHeap = heap;
+/** What starting an output worker takes, handed down by the command (src/extractor.ts). */
+export interface OutputWorkerStart {
+  /**
+   * The module the worker's thread loads: the command's entry (src/cli.ts), which turns into an
+   * output worker when it is loaded with `OUTPUT_WORKER_ARG` (src/runtime/outputWorkerDispatch.ts).
+   */
+  script: string | URL;
+  /** The command's heap flags; none: V8's defaults. */
+  heap?: HeapFlags;
 }
 
-export class OutputWorkerClient {
+export class OutputWorkerClient implements OutputOffload {
   private readonly worker: Worker;
   private readonly dir: string;
   private readonly progress: Int32Array;
@@ -68,7 +53,7 @@ export class OutputWorkerClient {
   /** Why the worker cannot be used any more (it crashed or exited). */
   private broken: string | undefined;
 
-  /** Sets the heap flags again (see `OutputWorkerHeap.suspendFlags`): once the worker has loaded. */
+  /** Sets the heap flags again (see `HeapFlags.suspend`): once the worker has loaded. */
   private readonly resumeFlags: () => void;
 
   private constructor(worker: Worker, dir: string, progress: SharedArrayBuffer, resumeFlags: () => void) {
@@ -98,8 +83,8 @@ export class OutputWorkerClient {
   }
 
   /** A worker rendering `spoolFile`; undefined when no worker can be started (reason in `onError`). */
-  static start(spoolFile: string, spoolDir: string, onError: (why: string) => void): OutputWorkerClient | undefined {
-    if (workerScript === undefined) return undefined;
+  static start(how: OutputWorkerStart, spoolFile: string, spoolDir: string, onError: (why: string) => void): OutputWorkerClient | undefined {
+    const workerHeap = how.heap;
     let dir: string | undefined;
     let resume = (): void => {};
     try {
@@ -114,9 +99,9 @@ export class OutputWorkerClient {
         process.getBuiltinModule('node:v8').setFlagsFromString(`--min-semi-space-size=${workerHeap.semiSpaceMb}`);
         // V8's young generation: two semi-spaces and as much again for large objects.
         resourceLimits = { maxYoungGenerationSizeMb: 3 * workerHeap.semiSpaceMb };
-        resume = workerHeap.suspendFlags();
+        resume = workerHeap.suspend();
       }
-      const worker = new Worker(workerScript, { workerData: data, argv: [OUTPUT_WORKER_ARG], ...(resourceLimits ? { resourceLimits } : {}) });
+      const worker = new Worker(how.script, { workerData: data, argv: [OUTPUT_WORKER_ARG], ...(resourceLimits ? { resourceLimits } : {}) });
       return new OutputWorkerClient(worker, dir, progress, resume);
     } catch (e) {
       resume();
@@ -132,7 +117,14 @@ export class OutputWorkerClient {
   }
 
   /** Everything is spooled: the worker's tables, or undefined when it cannot deliver them. */
-  finish(upTo: number, snapshot: StructureSnapshot | undefined): Promise<WorkerReply | undefined> {
+  async finish(upTo: number, snapshot: StructureSnapshot | undefined): Promise<OffloadResult | undefined> {
+    const reply = await this.reply(upTo, snapshot);
+    if (reply === undefined || reply.type === 'done') return reply;
+    return { type: 'failed', tables: reply.tables, error: deserializeError(reply.error) };
+  }
+
+  /** The worker's answer to `finish`. */
+  private reply(upTo: number, snapshot: StructureSnapshot | undefined): Promise<WorkerReply | undefined> {
     if (this.broken !== undefined) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       this.pending = resolve;

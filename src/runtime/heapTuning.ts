@@ -1,0 +1,87 @@
+/**
+ * The command's V8 heap tuning (src/extractor.ts applies it before a run): flags set at run time,
+ * and the handle the output worker's start needs to deal with them (`HeapFlags`,
+ * src/outputWorker/client.ts), returned to the caller, which hands it down.
+ */
+import v8 from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
+import type { HeapFlags } from '../outputWorker/client.ts';
+
+/**
+ * V8 heap settings, applied by the command itself so that `node dist/cli.js`, the npm bin and the
+ * image behave alike (no NODE_OPTIONS, no re-spawn). Only flags that V8 reads again while running
+ * can be set this way; each flag below was measured to take effect when set at run time
+ * (`--max-semi-space-size`, read once when the heap is created, does not).
+ *
+ * The extractor's live heap is small and flat (one page, one batch, one row at a time: 20–30 MB);
+ * what V8 lets accumulate around it is what the RSS shows. Set EX_GENERIC_HEAP_TUNING=0 to run
+ * with V8's defaults.
+ *
+ * - Young generation: V8 grows the two semi-spaces up to 2 × 64 MiB under our allocation rate,
+ *   RSS that holds nothing but garbage. `--semi-space-growth-factor` is read at every growth:
+ *   after each GC we stop the growth (factor 1) once both semi-spaces together reach
+ *   YOUNG_CAP_BYTES — the young generation of V8's former default `--max-semi-space-size=16` —
+ *   and allow it again (factor 2, the default) should V8 ever shrink them.
+ * - Old generation: V8 lets it grow up to about 4 × the live size before the next full GC. With
+ *   a small live heap that headroom fills with short-lived large objects (each response body is
+ *   one ~200 KB string that a scavenge may happen to promote), 50 MB and more at 1M records.
+ *   `--heap-growing-percent` is read whenever the next limit is computed.
+ * - Pretenuring off: when many objects of one allocation site (the response decoder's maps, say)
+ *   survive a scavenge, V8 starts allocating that site's objects in the old generation. Ours die
+ *   with their page; dead there, they keep the young objects they point to alive until the next
+ *   full GC, those get promoted, and the run settled — in about half of the P1 runs measured — into
+ *   ~8 MB of survivors per scavenge and a full GC every ~100 ms: 450–550 ms of main-thread GC
+ *   instead of 150–170 ms. `--allocation-site-pretenuring` is read at every such decision.
+ * - The output worker's heap: semi-spaces of YOUNG_CAP_BYTES / 2 from its start (see
+ *   `HeapFlags.semiSpaceMb`; the growth factor set here would keep its young generation at 1 MiB).
+ *
+ * These flags are part of the hash V8 checks a code cache against, and a new thread reads it:
+ * with them set, a worker rejected Node's built-in code cache and compiled Node's own modules
+ * from source (~90 ms to start instead of ~48). They are set back to V8's defaults while an
+ * output worker starts (`suspend`), and again once it has loaded.
+ */
+const YOUNG_CAP_BYTES = 32 * 1024 * 1024;
+const HEAP_GROWING_PERCENT = 25;
+/** `node --v8-options` of Node 24: 0 = V8 picks the growing factor itself. */
+const V8_DEFAULT_HEAP_GROWING_PERCENT = 0;
+
+/**
+ * Applies the flags above and keeps the young generation's growth in check after each GC.
+ * Returns their handle for whoever starts an output worker (`suspend` while it loads, the
+ * semi-spaces of its heap).
+ */
+export function tuneHeap(): HeapFlags {
+  let growing = true;
+  let suspended = 0;
+  /** Factor 2 is V8's default growth; 1 stops it. */
+  const setGrowth = (): void => v8.setFlagsFromString(`--semi-space-growth-factor=${growing ? 2 : 1}`);
+  const apply = (): void => {
+    v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+    v8.setFlagsFromString('--no-allocation-site-pretenuring');
+    setGrowth();
+  };
+  const check = (): void => {
+    const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    if (young === undefined) return;
+    const full = young.space_size >= YOUNG_CAP_BYTES;
+    if (full !== growing) return;
+    growing = !full;
+    if (suspended === 0) setGrowth();
+  };
+  const suspend = (): (() => void) => {
+    if (suspended++ === 0) {
+      v8.setFlagsFromString(`--heap-growing-percent=${V8_DEFAULT_HEAP_GROWING_PERCENT}`);
+      v8.setFlagsFromString('--allocation-site-pretenuring');
+      v8.setFlagsFromString('--semi-space-growth-factor=2');
+    }
+    let resumed = false;
+    return () => {
+      if (resumed) return;
+      resumed = true;
+      if (--suspended === 0) apply();
+    };
+  };
+  apply();
+  new PerformanceObserver(check).observe({ entryTypes: ['gc'] });
+  return { semiSpaceMb: YOUNG_CAP_BYTES / 2 / (1024 * 1024), suspend };
+}

@@ -1,0 +1,149 @@
+/**
+ * Disk spool for the automatic parser's batches (spec 04 §0 "two phases").
+ *
+ * The reference keeps every analysed batch in memory until the output phase. We append each
+ * batch to a file instead and stream the batches back, in arrival order, when the tables are
+ * written, so memory does not grow with the number of rows.
+ *
+ * This file is the writer (and the read-back of its own spool). Each batch becomes one frame
+ * (frame.ts) of values in the spool's codec (valueCodec.ts). Frames are collected in an in-memory
+ * buffer that is written with one `fs.writeSync` per MiB; a run whose batches fit in that buffer
+ * never touches the disk. Both buffers (write and read, reader.ts) stay around 1 MiB: larger ones
+ * only added to the RSS.
+ *
+ * The folder depends on the PHP value model (src/php/) alone: the automatic parser writes and
+ * reads spools, and so does the output worker (src/outputWorker/), which reads the same file.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ValueDecoder, ValueEncoder } from './valueCodec.ts';
+import { decodeBatch, encodeBatch, streamOf, type SpooledBatch, type StreamedBatch } from './frame.ts';
+import { SpoolReader } from './reader.ts';
+
+/** Flush the write buffer to disk once it holds this much. */
+const FLUSH_AT = 1024 * 1024;
+
+let spoolCounter = 0;
+
+export interface SpoolOptions {
+  /** Write every batch to the file at once instead of collecting a MiB first. */
+  flushEachBatch?: boolean;
+  /** Called after each write to the file with the file's length (always at a frame boundary). */
+  onFlush?: (bytes: number) => void;
+}
+
+/** Append-only batch spool with sequential read-back. */
+export class Spool {
+  private readonly dir: string;
+  private readonly options: SpoolOptions;
+  private readonly enc = new ValueEncoder(1024 * 1024);
+  private file: string | undefined;
+  private fd: number | undefined;
+  private fileBytes = 0;
+  private count = 0;
+
+  constructor(dir: string, options: SpoolOptions = {}) {
+    this.dir = dir;
+    this.options = options;
+  }
+
+  /** Number of batches appended. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Bytes written to the file so far (complete frames). */
+  get written(): number {
+    return this.fileBytes;
+  }
+
+  /** The spool file, once something was written to it. */
+  get path(): string | undefined {
+    return this.file;
+  }
+
+  append(batch: SpooledBatch): void {
+    encodeBatch(this.enc, batch);
+    this.count++;
+    if (this.enc.pos >= FLUSH_AT || this.options.flushEachBatch) this.flush();
+  }
+
+  /** Writes the batches collected in memory to the file (creating it). */
+  flush(): void {
+    if (this.enc.pos === 0) return;
+    if (this.fd === undefined) {
+      fs.mkdirSync(this.dir, { recursive: true });
+      this.file = path.join(this.dir, `auto-parser-${process.pid}-${++spoolCounter}-${randomBytes(4).toString('hex')}.spool`);
+      this.fd = fs.openSync(this.file, 'w+', 0o600);
+    }
+    let off = 0;
+    while (off < this.enc.pos) {
+      off += fs.writeSync(this.fd, this.enc.buf, off, this.enc.pos - off, this.fileBytes + off);
+    }
+    this.fileBytes += this.enc.pos;
+    this.enc.pos = 0;
+    // Do not keep a huge buffer around after an exceptionally large batch.
+    if (this.enc.buf.length > 4 * FLUSH_AT) this.enc.buf = Buffer.allocUnsafe(1024 * 1024);
+    this.options.onFlush?.(this.fileBytes);
+  }
+
+  /** Streams the batches back in arrival order. Appending while iterating is not supported. */
+  *batches(): Generator<SpooledBatch> {
+    for (const dec of this.frames()) yield decodeBatch(dec);
+  }
+
+  /**
+   * Like `batches()`, but each batch's records are decoded only as they are consumed: a record
+   * is garbage as soon as it was written out, instead of living (and being promoted to the old
+   * generation) as long as its whole batch. Records not consumed are skipped.
+   */
+  *streams(): Generator<StreamedBatch> {
+    for (const dec of this.frames()) yield streamOf(dec);
+  }
+
+  /** The frames in order: a decoder positioned at each frame's payload, valid until the next one. */
+  private *frames(): Generator<ValueDecoder> {
+    if (this.fd === undefined) {
+      // Everything is still in memory.
+      const end = this.enc.pos;
+      const buf = this.enc.buf;
+      const dec = new ValueDecoder(buf);
+      let p = 0;
+      while (p < end) {
+        const len = buf.readUInt32LE(p);
+        dec.buf = buf;
+        dec.pos = p + 4;
+        p += 4 + len;
+        yield dec;
+      }
+      return;
+    }
+    this.flush();
+    const reader = new SpoolReader(this.fd);
+    reader.extend(this.fileBytes);
+    for (let dec = reader.next(); dec !== undefined; dec = reader.next()) yield dec;
+  }
+
+  /** Closes and deletes the spool file. */
+  close(): void {
+    if (this.fd !== undefined) {
+      try {
+        fs.closeSync(this.fd);
+      } catch {
+        // already closed
+      }
+      this.fd = undefined;
+    }
+    if (this.file !== undefined) {
+      try {
+        fs.rmSync(this.file, { force: true });
+      } catch {
+        // best effort
+      }
+      this.file = undefined;
+    }
+    this.enc.pos = 0;
+    this.fileBytes = 0;
+  }
+}
