@@ -9,7 +9,7 @@ import { writeValueRow, type TableSink, type TableWriter } from '../../output/ta
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { safe } from './names.ts';
-import { SNode, Structure, currentStructureVersion } from './structure.ts';
+import { type SNode, type Structure, currentStructureVersion } from './structure.ts';
 import { StructureError } from '../../errors/StructureError.ts';
 import { type Pause, SLICE_RECORDS } from '../../output/pause.ts';
 
