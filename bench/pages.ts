@@ -24,7 +24,9 @@ export async function forEachPage(base: string, total: number, limit: number, on
   let records = 0;
   try {
     for (let offset = 0; ; offset += limit) {
-      const page = JSON.parse((await get(agent, `${base}/items?limit=${limit}&offset=${offset}&total=${total}`)).toString('utf8')) as { items: unknown[] };
+      const page = JSON.parse((await get(agent, `${base}/items?limit=${limit}&offset=${offset}&total=${total}`)).toString('utf8')) as {
+        items: unknown[];
+      };
       onPage(page.items);
       records += page.items.length;
       if (page.items.length < limit) break;

@@ -66,7 +66,10 @@ function measure(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measured>
 }
 
 async function startServer(): Promise<{ base: string; stop: () => void }> {
-  const child = spawn(node, [path.join(root, 'bench', 'server.ts'), '--stdin', '--max-seconds', '900'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(node, [path.join(root, 'bench', 'server.ts'), '--stdin', '--max-seconds', '900'], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = readline.createInterface({ input: child.stdout });
   const port = await new Promise<number>((resolve, reject) => {
     lines.once('line', (line) => resolve(Number(/port=(\d+)/.exec(line)?.[1])));
@@ -96,7 +99,14 @@ function childConfig(base: string): unknown {
       api: { baseUrl: `${base}/` },
       config: {
         outputBucket: 'bench',
-        jobs: [{ endpoint: 'ids', dataType: 'ids', params: { n: P3_IDS }, children: [{ endpoint: 'item/{id}', dataType: 'item', dataField: 'item', params: { delay: 20 }, placeholders: { id: 'id' } }] }],
+        jobs: [
+          {
+            endpoint: 'ids',
+            dataType: 'ids',
+            params: { n: P3_IDS },
+            children: [{ endpoint: 'item/{id}', dataType: 'item', dataField: 'item', params: { delay: 20 }, placeholders: { id: 'id' } }],
+          },
+        ],
       },
     },
   };
@@ -112,7 +122,10 @@ async function extractor(config: unknown, env: NodeJS.ProcessEnv = {}): Promise<
 /** Tables (name → bytes) and the state without the run's own start time. */
 function outputOf(dir: string): string {
   const tables = path.join(dir, 'out', 'tables');
-  const parts = fs.readdirSync(tables).sort().map((f) => `${f}\n${fs.readFileSync(path.join(tables, f), 'latin1')}`);
+  const parts = fs
+    .readdirSync(tables)
+    .sort()
+    .map((f) => `${f}\n${fs.readFileSync(path.join(tables, f), 'latin1')}`);
   const state = fs.readFileSync(path.join(dir, 'out', 'state.json'), 'utf8').replace(/"previousStart":\d+/, '');
   return parts.join('\n\0') + '\n\0' + state;
 }
@@ -154,8 +167,18 @@ try {
   const p1Ms = median(p1.map((m) => m.wallMs));
   const p1Rss = median(p1.map((m) => m.peakRssMb));
   const p1Ratio = p1Ms / floorMs;
-  rows.push(['P1 floor (fetch+JSON.parse)', fmt(floorMs / 1000), fmt(median(floors.map((m) => m.peakRssMb)), 0), `${P1_TOTAL / LIMIT} pages × ${LIMIT}, median of ${P1_ROUNDS}`]);
-  rows.push(['P1 naive flattener (1 thread)', fmt(naiveMs / 1000), fmt(median(naives.map((m) => m.peakRssMb)), 0), `no PHP rules, ${fmt(dirBytes(naiveDir) / 1048576, 0)} MB CSV, ratio ${fmt(naiveMs / floorMs)} (reference point)`]);
+  rows.push([
+    'P1 floor (fetch+JSON.parse)',
+    fmt(floorMs / 1000),
+    fmt(median(floors.map((m) => m.peakRssMb)), 0),
+    `${P1_TOTAL / LIMIT} pages × ${LIMIT}, median of ${P1_ROUNDS}`,
+  ]);
+  rows.push([
+    'P1 naive flattener (1 thread)',
+    fmt(naiveMs / 1000),
+    fmt(median(naives.map((m) => m.peakRssMb)), 0),
+    `no PHP rules, ${fmt(dirBytes(naiveDir) / 1048576, 0)} MB CSV, ratio ${fmt(naiveMs / floorMs)} (reference point)`,
+  ]);
   rows.push([
     'P1 extractor',
     fmt(p1Ms / 1000),
@@ -166,7 +189,12 @@ try {
   const p2 = await extractor(itemsConfig(server.base, P2_TOTAL));
   cleanup.push(p2.dir);
   const p2Growth = p2.peakRssMb / p1Rss;
-  rows.push(['P2 extractor', fmt(p2.wallMs / 1000), fmt(p2.peakRssMb, 0), `${P2_TOTAL} records, ${fmt(tableBytes(p2.dir) / 1048576, 0)} MB CSV, growth ×${fmt(p2Growth)} vs P1`]);
+  rows.push([
+    'P2 extractor',
+    fmt(p2.wallMs / 1000),
+    fmt(p2.peakRssMb, 0),
+    `${P2_TOTAL} records, ${fmt(tableBytes(p2.dir) / 1048576, 0)} MB CSV, growth ×${fmt(p2Growth)} vs P1`,
+  ]);
 
   const seq = await extractor(childConfig(server.base), { EX_GENERIC_CONCURRENCY: '1' });
   const par = await extractor(childConfig(server.base), { EX_GENERIC_CONCURRENCY: '' });
@@ -174,13 +202,28 @@ try {
   const identical = outputOf(seq.dir) === outputOf(par.dir);
   const p3Speedup = seq.wallMs / par.wallMs;
   rows.push(['P3 concurrency 1', fmt(seq.wallMs / 1000), fmt(seq.peakRssMb, 0), `${P3_IDS} child jobs × 20 ms`]);
-  rows.push(['P3 concurrency default', fmt(par.wallMs / 1000), fmt(par.peakRssMb, 0), `speedup ×${fmt(p3Speedup)}, outputs ${identical ? 'byte-identical' : 'DIFFER'}`]);
+  rows.push([
+    'P3 concurrency default',
+    fmt(par.wallMs / 1000),
+    fmt(par.peakRssMb, 0),
+    `speedup ×${fmt(p3Speedup)}, outputs ${identical ? 'byte-identical' : 'DIFFER'}`,
+  ]);
   if (!identical) throw new Error(`P3 outputs differ: ${seq.dir} vs ${par.dir}`);
 
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  for (const r of rows) console.log(r.map((cell, c) => (c === 0 || c === 3 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd());
-  console.log(`targets: p1_ratio ≤ 1.5, p2_peak_rss_mb ≤ 256, p2_growth ≤ 1.25, p3_speedup ≥ 8; total bench time ${fmt((performance.now() - benchStarted) / 1000, 0)} s${quick ? ' (--quick)' : ''}`);
-  console.log(`bench: p1_ratio=${fmt(p1Ratio)} p2_peak_rss_mb=${fmt(p2.peakRssMb, 0)} p2_growth=${fmt(p2Growth)} p3_speedup=${fmt(p3Speedup)}`);
+  for (const r of rows)
+    console.log(
+      r
+        .map((cell, c) => (c === 0 || c === 3 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+        .join('  ')
+        .trimEnd(),
+    );
+  console.log(
+    `targets: p1_ratio ≤ 1.5, p2_peak_rss_mb ≤ 256, p2_growth ≤ 1.25, p3_speedup ≥ 8; total bench time ${fmt((performance.now() - benchStarted) / 1000, 0)} s${quick ? ' (--quick)' : ''}`,
+  );
+  console.log(
+    `bench: p1_ratio=${fmt(p1Ratio)} p2_peak_rss_mb=${fmt(p2.peakRssMb, 0)} p2_growth=${fmt(p2Growth)} p3_speedup=${fmt(p3Speedup)}`,
+  );
 } finally {
   server.stop();
   for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });

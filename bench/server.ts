@@ -18,7 +18,8 @@ const maxSeconds = Number(process.argv[process.argv.indexOf('--max-seconds') + 1
 function record(i: number): string {
   const tags = i % 3 === 0 ? '["red","green","blue"]' : i % 3 === 1 ? '["red"]' : '[]';
   const orders = [];
-  for (let k = 0; k < 1 + (i % 3); k++) orders.push(`{"oid":${i * 10 + k},"amount":${((i * 7 + k * 13) % 10000) / 100 + 0.25},"paid":${k % 2 === 0}}`);
+  for (let k = 0; k < 1 + (i % 3); k++)
+    orders.push(`{"oid":${i * 10 + k},"amount":${((i * 7 + k * 13) % 10000) / 100 + 0.25},"paid":${k % 2 === 0}}`);
   return (
     `{"id":${i},"name":"user ${i}","email":"user${i}@example.com","active":${i % 2 === 0},"score":${(i % 1000) / 8 + 0.5},` +
     `"address":{"street":"${i} Main Street","city":"City ${i % 97}","geo":{"lat":${(i % 180) - 89.5},"lng":${(i % 360) - 179.25}}},` +

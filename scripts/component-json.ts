@@ -36,16 +36,21 @@ export function componentDescriptor(version: string): Record<string, unknown> {
       path: '/data',
       env: 'KBC_DATADIR',
       reads: {
-        'config.json': 'Configuration: parameters (api, config, iterations, sshProxy, aws, cache), authorization.oauth_api.credentials, action, image_parameters.allowed_hosts. Required.',
+        'config.json':
+          'Configuration: parameters (api, config, iterations, sshProxy, aws, cache), authorization.oauth_api.credentials, action, image_parameters.allowed_hosts. Required.',
         'in/state.json': 'State saved by the previous successful run (time.previousStart, json_parser.*). Optional.',
       },
       writes: {
-        'out/tables/': 'One CSV file (no extension) per table, each with a .manifest (destination, incremental, primary_key); written only when the whole run succeeds.',
+        'out/tables/':
+          'One CSV file (no extension) per table, each with a .manifest (destination, incremental, primary_key); written only when the whole run succeeds.',
         'out/state.json': 'State for the next run; written at the end of a successful run.',
       },
     },
     exitCodes: { '0': 'success', '1': 'user error (configuration, API answers, network, SSH tunnel)', '2': 'application error' },
-    logging: { type: 'standard', description: 'One log line per record on stdout; nothing on stderr during normal runs; secrets replaced by [hidden].' },
+    logging: {
+      type: 'standard',
+      description: 'One log line per record on stdout; nothing on stderr during normal runs; secrets replaced by [hidden].',
+    },
     actions: ['run'],
     configurationSchema: configSchema,
   };

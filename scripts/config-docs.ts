@@ -32,18 +32,36 @@ export function renderDocs(): string {
     '# Configuration reference',
     '',
     'Generated from `src/config/schema.ts` by `node scripts/config-docs.ts`; do not edit by hand.',
-    'The last column lists the errors the validator reports for a key (exit 1, with the key\'s path).',
+    "The last column lists the errors the validator reports for a key (exit 1, with the key's path).",
     '',
     '| key | meaning | error when invalid |',
     '|---|---|---|',
   ];
   rows(configSchema as unknown as Node, '', out);
-  out.push('', '## Jobs (`parameters.config.jobs[]`, and `children[]` at any depth)', '', '| key | meaning | error when invalid |', '|---|---|---|');
+  out.push(
+    '',
+    '## Jobs (`parameters.config.jobs[]`, and `children[]` at any depth)',
+    '',
+    '| key | meaning | error when invalid |',
+    '|---|---|---|',
+  );
   rows(configSchema.definitions.job as unknown as Node, '', out);
   out.push('', '## Registries', '');
-  out.push(`- Pagination methods (\`api.pagination.method\`): ${paginationMethods().map((m) => `\`${m}\``).join(', ')}.`);
-  out.push(`- Authentication types (\`api.authentication.type\`): ${authMethodTypes().map((m) => `\`${m}\``).join(', ')}.`);
-  out.push(`- User functions: ${functionNames().map((m) => `\`${m}\``).join(', ')} (\`urlencode\` in placeholders only).`);
+  out.push(
+    `- Pagination methods (\`api.pagination.method\`): ${paginationMethods()
+      .map((m) => `\`${m}\``)
+      .join(', ')}.`,
+  );
+  out.push(
+    `- Authentication types (\`api.authentication.type\`): ${authMethodTypes()
+      .map((m) => `\`${m}\``)
+      .join(', ')}.`,
+  );
+  out.push(
+    `- User functions: ${functionNames()
+      .map((m) => `\`${m}\``)
+      .join(', ')} (\`urlencode\` in placeholders only).`,
+  );
   return out.join('\n') + '\n';
 }
 

@@ -29,7 +29,10 @@ try {
     console.log(`\nTables written to ${path.relative(process.cwd(), tables) || '.'}:`);
     for (const file of fs.readdirSync(tables).sort()) {
       if (file.endsWith('.manifest')) continue;
-      const lines = fs.readFileSync(path.join(tables, file), 'utf8').split('\n').filter((l) => l !== '').length;
+      const lines = fs
+        .readFileSync(path.join(tables, file), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '').length;
       console.log(`  ${file}: ${Math.max(0, lines - 1)} rows`);
     }
     console.log(`State: ${path.relative(process.cwd(), path.join(dataDir, 'out', 'state.json'))}`);

@@ -107,7 +107,12 @@ if (import.meta.main) {
   const graph = readImportGraph(process.argv[2] ?? 'src');
   const deps = folderDependencies(graph);
   for (const [from, byTarget] of [...deps].sort()) {
-    console.log(`${from} -> ${[...byTarget.keys()].sort().map((to) => `${to} (${byTarget.get(to)!.length})`).join(', ')}`);
+    console.log(
+      `${from} -> ${[...byTarget.keys()]
+        .sort()
+        .map((to) => `${to} (${byTarget.get(to)!.length})`)
+        .join(', ')}`,
+    );
   }
   const folders = new Set(graph.files.map(folderOf));
   for (const c of cycles(folders, (f) => deps.get(f)?.keys() ?? [])) console.log(`folder cycle: ${c.join(' ⇄ ')}`);

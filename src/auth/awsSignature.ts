@@ -51,7 +51,8 @@ export interface AwsCredentials {
 export function awsCredentialsFrom(credentials: Value | undefined): AwsCredentials {
   const get = (key: string): string => {
     const v = member(credentials, key);
-    if (isEmpty(v)) throw new UserError(`Option "${key}" under "${CREDENTIALS_PATH}" cannot be empty.`, { configPath: `${CREDENTIALS_PATH}.${key}` });
+    if (isEmpty(v))
+      throw new UserError(`Option "${key}" under "${CREDENTIALS_PATH}" cannot be empty.`, { configPath: `${CREDENTIALS_PATH}.${key}` });
     return textOf(v);
   };
   return { accessKeyId: get('accessKeyId'), secretKey: get('#secretKey'), serviceName: get('serviceName'), regionName: get('regionName') };
@@ -62,16 +63,23 @@ function byteOrder(a: string, b: string): number {
 }
 
 function sha256Hex(data: Buffer | string): string {
-  return createHash('sha256').update(typeof data === 'string' ? phpBytes(data) : data).digest('hex');
+  return createHash('sha256')
+    .update(typeof data === 'string' ? phpBytes(data) : data)
+    .digest('hex');
 }
 
 function hmac(key: Buffer | string, data: string): Buffer {
-  return createHmac('sha256', typeof key === 'string' ? phpBytes(key) : key).update(phpBytes(data)).digest();
+  return createHmac('sha256', typeof key === 'string' ? phpBytes(key) : key)
+    .update(phpBytes(data))
+    .digest();
 }
 
 /** `YYYYMMDD'T'HHMMSS'Z'` in UTC. */
 export function amzDate(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 function canonicalPath(path: string): string {

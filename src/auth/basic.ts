@@ -18,7 +18,9 @@ function pick(attributes: Value, plain: string, secret: string): Value | undefin
 export function createBasicAuth(setup: AuthSetup): Authenticator {
   const username = pick(setup.attributes, 'username', '#username');
   if (isEmpty(username)) {
-    throw new UserError("Missing the required '#username' (or 'username') attribute in config.", { configPath: 'parameters.config.#username' });
+    throw new UserError("Missing the required '#username' (or 'username') attribute in config.", {
+      configPath: 'parameters.config.#username',
+    });
   }
   const password = pick(setup.attributes, 'password', '#password');
   if (isEmpty(password)) {

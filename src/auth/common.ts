@@ -39,12 +39,7 @@ function jsonForMessage(v: Value): string {
  * error `Expected 'object' type, …`; otherwise the top-level rule, with function errors prefixed
  * `User script error: `. Returns the evaluated `(key, value)` pairs.
  */
-export function evaluatePlace(
-  place: Value | undefined,
-  ctx: FunctionContext,
-  nowMs: () => number,
-  configPath: string,
-): [string, Value][] {
+export function evaluatePlace(place: Value | undefined, ctx: FunctionContext, nowMs: () => number, configPath: string): [string, Value][] {
   if (isEmpty(place)) return [];
   if (!isMap(place) && !Array.isArray(place)) {
     throw new UserError(`Expected 'object' type, given '${phpType(place)}' type, value '${jsonForMessage(place!)}'.`, { configPath });
@@ -133,7 +128,11 @@ export interface OAuthCredentials {
  * The three credential keys, checked in the order `#data`, `appKey`, `#appSecret` (02 §7–§9).
  * `missing(key)` builds the per-method message.
  */
-export function readOAuthCredentials(credentials: Value | undefined, notSupplied: string, missing: (key: string) => string): OAuthCredentials {
+export function readOAuthCredentials(
+  credentials: Value | undefined,
+  notSupplied: string,
+  missing: (key: string) => string,
+): OAuthCredentials {
   const path = 'authorization.oauth_api.credentials';
   if (isEmpty(credentials)) throw new UserError(notSupplied, { configPath: path });
   const get = (k: string): Value | undefined => (isMap(credentials) ? credentials.get(k) : undefined);
@@ -145,7 +144,10 @@ export function readOAuthCredentials(credentials: Value | undefined, notSupplied
 
 /** The `#data` text: strings as they are, other scalars in PHP string form; containers are internal errors. */
 export function oauthDataText(data: Value): string {
-  if (isMap(data) || Array.isArray(data)) throw new ApplicationError('json_decode() expects parameter 1 to be string, array given', { context: { path: 'authorization.oauth_api.credentials.#data' } });
+  if (isMap(data) || Array.isArray(data))
+    throw new ApplicationError('json_decode() expects parameter 1 to be string, array given', {
+      context: { path: 'authorization.oauth_api.credentials.#data' },
+    });
   return phpString(data);
 }
 
@@ -154,7 +156,9 @@ export function oauthDataText(data: Value): string {
 
 /** A fresh lowercase hex string of `length` characters (the default nonce source). */
 export function randomHexNonce(length: number): string {
-  return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
+  return randomBytes(Math.ceil(length / 2))
+    .toString('hex')
+    .slice(0, length);
 }
 
 /**

@@ -17,7 +17,6 @@ export { randomHexNonce } from './common.ts';
 export { createAwsSigner, awsSignerFromParameters } from './awsSignature.ts';
 export type { AuthSetup } from './registry.ts';
 
-
 export function createAuthenticator(setup: AuthSetup): Authenticator | undefined {
   const type = member(setup.config, 'type');
   if (isEmpty(type)) {

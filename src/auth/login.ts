@@ -215,7 +215,9 @@ export class LoginAuthenticator implements Authenticator {
       const path = objectPath(value, name);
       if (path === undefined) continue;
       if (this.options.objectHeaderIsUserError) throw objectHeaderError(path, `${LOGIN_PATH}.headers.${name}`);
-      throw new ApplicationError(`Invalid header value for '${name}' in the login request.`, { context: { path: `${LOGIN_PATH}.headers.${name}` } });
+      throw new ApplicationError(`Invalid header value for '${name}' in the login request.`, {
+        context: { path: `${LOGIN_PATH}.headers.${name}` },
+      });
     }
     this.secrets.register(params.map(([, v]) => v));
 
@@ -236,7 +238,8 @@ export class LoginAuthenticator implements Authenticator {
         defaultOptions: undefined,
       });
     } catch (e) {
-      if (e instanceof UserError && e.configPath === undefined) throw new UserError(e.message, { configPath: LOGIN_PATH, context: e.context });
+      if (e instanceof UserError && e.configPath === undefined)
+        throw new UserError(e.message, { configPath: LOGIN_PATH, context: e.context });
       throw e;
     }
     // Computed login headers (functions, references) usually carry credentials: hidden whole in debug logs.
@@ -264,7 +267,10 @@ export class LoginAuthenticator implements Authenticator {
     const ctx: FunctionContext = { response: flattenContext(loginResponse), attr: this.attr };
     const apiRequest = member(this.settings.auth, 'apiRequest');
     const compute = (key: string): [string, Value][] =>
-      evaluatePlace(member(apiRequest, key), ctx, this.setup.nowMs, `${AUTH_PATH}.apiRequest.${key}`).map(([k, v]) => [k, lookupInResponse(v, loginResponse)]);
+      evaluatePlace(member(apiRequest, key), ctx, this.setup.nowMs, `${AUTH_PATH}.apiRequest.${key}`).map(([k, v]) => [
+        k,
+        lookupInResponse(v, loginResponse),
+      ]);
     this.query = new Map(compute('query'));
     this.headers = compute('headers');
     this.secrets.register([...this.query.values()].filter((v) => typeof v === 'string'));
@@ -289,12 +295,21 @@ export class LoginAuthenticator implements Authenticator {
     if (isInt(found)) {
       at = Number(found);
     } else {
-      const parsed = evaluate(new PhpArray([['function', 'strtotime'], ['args', [textOf(found), t]]]), {}, { now: this.setup.nowMs });
+      const parsed = evaluate(
+        new PhpArray([
+          ['function', 'strtotime'],
+          ['args', [textOf(found), t]],
+        ]),
+        {},
+        { now: this.setup.nowMs },
+      );
       at = isInt(parsed) ? Number(parsed) : 0;
     }
     if (truthy(member(expires, 'relative'))) at += t;
     if (at < t) {
-      throw new UserError(`Login authentication returned expiry time before current time: '${textOf(found)}'`, { configPath: `${AUTH_PATH}.expires` });
+      throw new UserError(`Login authentication returned expiry time before current time: '${textOf(found)}'`, {
+        configPath: `${AUTH_PATH}.expires`,
+      });
     }
     return { kind: 'at', at };
   }

@@ -87,7 +87,8 @@ export function oauth1Header(request: PreparedRequest, keys: OAuth1Keys, nonce: 
 
 /** A credential as text: scalars in PHP string form; containers crash the reference (internal error). */
 function credentialText(v: Value, path: string): string {
-  if (Array.isArray(v) || v instanceof Map) throw new ApplicationError(`The OAuth 1.0 credential '${path}' must be a string.`, { context: { path } });
+  if (Array.isArray(v) || v instanceof Map)
+    throw new ApplicationError(`The OAuth 1.0 credential '${path}' must be a string.`, { context: { path } });
   return textOf(v);
 }
 
@@ -105,7 +106,10 @@ export function createOAuth10Auth(setup: AuthSetup): Authenticator {
     throw new UserError('The OAuth #data is not a valid JSON.', { configPath: DATA_PATH });
   }
   if (!(data instanceof JsonObject)) {
-    throw new UserError(`Key 'oauth_api.credentials'.#data must be object, given '${data instanceof PhpArray ? 'array' : phpType(data)}'.`, { configPath: DATA_PATH });
+    throw new UserError(
+      `Key 'oauth_api.credentials'.#data must be object, given '${data instanceof PhpArray ? 'array' : phpType(data)}'.`,
+      { configPath: DATA_PATH },
+    );
   }
   const token = data.get('oauth_token');
   if (token === undefined || token === null) {

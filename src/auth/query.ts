@@ -28,7 +28,9 @@ export function createQueryAuth(setup: AuthSetup, type = 'query'): Authenticator
   }
   if (!isMap(definition) && !Array.isArray(definition)) {
     // The reference's constructor takes an array: anything else is a type error there.
-    throw new ApplicationError(`Argument 1 passed to Query::__construct() must be of the type array, ${typeof definition} given`, { context: { path: configPath } });
+    throw new ApplicationError(`Argument 1 passed to Query::__construct() must be of the type array, ${typeof definition} given`, {
+      context: { path: configPath },
+    });
   }
   const attr = flattenContext(setup.attributes);
   const secrets = new WireSecrets(setup.logger);

@@ -29,7 +29,9 @@ export function readConfigFile(dataDir: string): PhpArray | Value[] {
     throw e;
   }
   if (!(value instanceof PhpArray) && !Array.isArray(value)) {
-    throw new ApplicationError(`Configuration file '${dataDir}/config.json' must contain a JSON object, ${value === null ? 'null' : typeof value} given.`);
+    throw new ApplicationError(
+      `Configuration file '${dataDir}/config.json' must contain a JSON object, ${value === null ? 'null' : typeof value} given.`,
+    );
   }
   return value;
 }

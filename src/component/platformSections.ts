@@ -6,7 +6,8 @@ export function checkPlatformSections(parameters: Value | undefined): void {
   const ssh = member(parameters, 'sshProxy');
   if (ssh !== undefined && ssh !== null) {
     const missing = ['user', 'host', 'port', '#privateKey'].filter((k) => member(ssh, k) === undefined);
-    if (missing.length > 0) throw new UserError(`Missing parameters '${missing.join(',')}' in SSH config.`, { configPath: 'parameters.sshProxy' });
+    if (missing.length > 0)
+      throw new UserError(`Missing parameters '${missing.join(',')}' in SSH config.`, { configPath: 'parameters.sshProxy' });
   }
   const credentials = member(member(member(parameters, 'aws'), 'signature'), 'credentials');
   if (!isEmpty(credentials)) {

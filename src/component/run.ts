@@ -99,7 +99,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     logger.secrets.collectFrom(root);
     const action = member(root, 'action');
     if (!isEmpty(action) && action !== 'run') {
-      throw new UserError(`Action '${phpString(action!)}' is not supported: this component only runs extractions (action "run").`, { configPath: 'action' });
+      throw new UserError(`Action '${phpString(action!)}' is not supported: this component only runs extractions (action "run").`, {
+        configPath: 'action',
+      });
     }
     const inputState = readInputState(dataDir, logger);
     const parameters = member(root, 'parameters');
@@ -116,7 +118,22 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const bucketOfConfiguration: (string | null)[] = [];
 
     for (const configuration of configurations) {
-      const result = await runConfiguration(configuration, { root, parameters, logger, state, staging, buckets, previousParser, nowMs, sleep: options.sleep, parsers, routers, env, tunnel, outputOffload });
+      const result = await runConfiguration(configuration, {
+        root,
+        parameters,
+        logger,
+        state,
+        staging,
+        buckets,
+        previousParser,
+        nowMs,
+        sleep: options.sleep,
+        parsers,
+        routers,
+        env,
+        tunnel,
+        outputOffload,
+      });
       previousParser = result.parser;
       bucketOfConfiguration[configuration.index] = result.bucket;
     }
@@ -148,7 +165,10 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     if (err instanceof UserError && err.configPath !== undefined) context['configPath'] = err.configPath;
     if (code === 2 && !(err instanceof ApplicationError)) {
       context['exception'] = err?.constructor?.name ?? typeof err;
-      context['trace'] = String(err?.stack ?? '').split('\n').slice(0, 6).join(' | ');
+      context['trace'] = String(err?.stack ?? '')
+        .split('\n')
+        .slice(0, 6)
+        .join(' | ');
     }
     logger.error(err instanceof Error ? err.message : String(err), context);
     return code;
@@ -199,7 +219,10 @@ interface ConfigurationRun {
   outputOffload: OutputOffloadStarter | undefined;
 }
 
-async function runConfiguration(configuration: Configuration, run: ConfigurationRun): Promise<{ parser: AutoParser; bucket: string | null }> {
+async function runConfiguration(
+  configuration: Configuration,
+  run: ConfigurationRun,
+): Promise<{ parser: AutoParser; bucket: string | null }> {
   const { config } = configuration;
   const { logger } = run;
   logger.setLevel(truthy(config.get('debug')) ? 'debug' : 'info');

@@ -34,7 +34,16 @@ export interface ApiDescription {
 
 function seconds(v: Value | undefined, fallback: number): number {
   if (isEmpty(v)) return fallback;
-  const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v instanceof PhpFloat ? v.value : typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v) ? Number(v) : NaN;
+  const n =
+    typeof v === 'number'
+      ? v
+      : typeof v === 'bigint'
+        ? Number(v)
+        : v instanceof PhpFloat
+          ? v.value
+          : typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)
+            ? Number(v)
+            : NaN;
   return Number.isFinite(n) && n > 0 ? n * 1000 : fallback;
 }
 
@@ -48,7 +57,8 @@ export function splitPem(pem: string): { cert: string; key: string } {
 
 function resolveBaseUrl(api: PhpArray, attrs: PhpArray, logger: Logger): string {
   let base = api.get('baseUrl');
-  if (isEmpty(base)) throw new UserError("The 'baseUrl' attribute must be set in API configuration", { configPath: 'parameters.api.baseUrl' });
+  if (isEmpty(base))
+    throw new UserError("The 'baseUrl' attribute must be set in API configuration", { configPath: 'parameters.api.baseUrl' });
   if (typeof base === 'string') {
     if (isValidUrl(base)) return base;
     let decoded: Value;
@@ -69,7 +79,9 @@ function resolveBaseUrl(api: PhpArray, attrs: PhpArray, logger: Logger): string 
   }
   if (typeof result !== 'string' || !isValidUrl(result)) {
     const shown = typeof result === 'string' ? result : phpString(isMap(result) || Array.isArray(result) ? null : result);
-    throw new UserError(`The "baseUrl" attribute in API configuration resulted in an invalid URL (${shown})`, { configPath: 'parameters.api.baseUrl' });
+    throw new UserError(`The "baseUrl" attribute in API configuration resulted in an invalid URL (${shown})`, {
+      configPath: 'parameters.api.baseUrl',
+    });
   }
   return result;
 }
@@ -80,7 +92,8 @@ function mapOf(v: Value | undefined): PhpArray {
 
 export function buildApiDescription(parameters: Value | undefined, config: PhpArray, logger: Logger): ApiDescription {
   const apiValue = member(parameters, 'api');
-  if (apiValue === undefined || apiValue === null) throw new UserError("The 'api' section is required in configuration.", { configPath: 'parameters.api' });
+  if (apiValue === undefined || apiValue === null)
+    throw new UserError("The 'api' section is required in configuration.", { configPath: 'parameters.api' });
   validateApiSection(apiValue, 'parameters.api');
   const api = mapOf(apiValue);
   const attrs = attributesOf(config);
@@ -92,15 +105,22 @@ export function buildApiDescription(parameters: Value | undefined, config: PhpAr
     for (const name of Array.isArray(required) ? required : required.values()) {
       const key = phpString(name as Value);
       if (isEmpty(configHeaders.get(key))) {
-        throw new UserError(`Missing required header ${key} in 'config.http.headers'.`, { configPath: `parameters.config.http.headers.${key}` });
+        throw new UserError(`Missing required header ${key} in 'config.http.headers'.`, {
+          configPath: `parameters.config.http.headers.${key}`,
+        });
       }
     }
   }
 
   const pagination = api.get('pagination');
   const pages = member(pagination, 'pages');
-  if (pages !== undefined && !(typeof pages === 'number' || typeof pages === 'bigint' || (typeof pages === 'string' && /^\d+$/.test(pages)))) {
-    throw new UserError(`Value "pages" in "api.pagination" has to be int, ${phpType(pages)} given.`, { configPath: 'parameters.api.pagination.pages' });
+  if (
+    pages !== undefined &&
+    !(typeof pages === 'number' || typeof pages === 'bigint' || (typeof pages === 'string' && /^\d+$/.test(pages)))
+  ) {
+    throw new UserError(`Value "pages" in "api.pagination" has to be int, ${phpType(pages)} given.`, {
+      configPath: 'parameters.api.pagination.pages',
+    });
   }
 
   const baseUrl = resolveBaseUrl(api, attrs, logger);
@@ -143,12 +163,15 @@ export function evaluateClientHeaders(definitions: PhpArray, config: PhpArray): 
     try {
       value = isMap(raw) ? evaluate(raw, ctx) : raw;
     } catch (e) {
-      if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: `parameters.api.http.headers.${name}` });
+      if (e instanceof UserError)
+        throw new UserError(`User script error: ${e.message}`, { configPath: `parameters.api.http.headers.${name}` });
       throw e;
     }
     const objectPath = findObject(value, name);
     if (objectPath !== undefined) {
-      throw new UserError(`Invalid configuration: invalid type "object" in headers at path: ${objectPath}`, { configPath: `parameters.api.http.headers.${name}` });
+      throw new UserError(`Invalid configuration: invalid type "object" in headers at path: ${objectPath}`, {
+        configPath: `parameters.api.http.headers.${name}`,
+      });
     }
     list.append(name, headerValues(value));
   }

@@ -26,7 +26,11 @@ function asMap(v: Value | undefined): PhpArray {
 export function buildConfigurations(parameters: Value | undefined): Configuration[] {
   const base = member(parameters, 'config');
   const iterations = member(parameters, 'iterations');
-  const items: (Value | undefined)[] = isEmpty(iterations) ? [undefined] : Array.isArray(iterations) ? iterations : [...(iterations as PhpArray).values()];
+  const items: (Value | undefined)[] = isEmpty(iterations)
+    ? [undefined]
+    : Array.isArray(iterations)
+      ? iterations
+      : [...(iterations as PhpArray).values()];
   const configurations: Configuration[] = [];
   items.forEach((item, index) => {
     if (item !== undefined && !isMap(item) && !Array.isArray(item)) {

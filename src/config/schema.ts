@@ -94,7 +94,10 @@ const configSection = {
     outputBucket: { description: 'Output bucket; tables go to in.c-<outputBucket>.<table>.' },
     id: { description: 'Used for the bucket name ex-api-<api.name>-<id> when outputBucket is empty.' },
     debug: { description: 'Log every HTTP request (secrets hidden).' },
-    incrementalOutput: { type: ['boolean', 'null', 'string', 'integer', 'number', 'array', 'object'], description: 'Load tables incrementally (JSON boolean).' },
+    incrementalOutput: {
+      type: ['boolean', 'null', 'string', 'integer', 'number', 'array', 'object'],
+      description: 'Load tables incrementally (JSON boolean).',
+    },
     http: { description: '{headers: {...}}: headers of every request; they override api.http.headers.' },
     mappings: { description: 'User-defined mappings by dataType.' },
     userData: { description: 'Extra columns for the rows of root jobs.' },
@@ -107,17 +110,28 @@ const apiSection = {
   properties: {
     baseUrl: { description: 'Base URL (string or user function).' },
     name: { description: 'API name used in the default bucket name (default "generic").' },
-    caCertificate: { type: ['string', 'null'], 'x-error': "The 'caCertificate' must be string.", description: 'PEM CA bundle trusted instead of the system CAs.' },
-    clientCertificate: { type: ['string', 'null'], 'x-error': "The 'clientCertificate' must be string.", description: 'Not used: see #clientCertificate.' },
+    caCertificate: {
+      type: ['string', 'null'],
+      'x-error': "The 'caCertificate' must be string.",
+      description: 'PEM CA bundle trusted instead of the system CAs.',
+    },
+    clientCertificate: {
+      type: ['string', 'null'],
+      'x-error': "The 'clientCertificate' must be string.",
+      description: 'Not used: see #clientCertificate.',
+    },
     '#clientCertificate': { description: 'PEM client certificate followed by its private key (mutual TLS).' },
     retryConfig: {
       description: 'Retries: maxRetries (10), http.retryHeader (Retry-After), http.codes, curl.codes.',
     },
     http: {
-      description: 'headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s), concurrency (10; requests on the wire at once per host; env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; any value gives the same output).',
+      description:
+        'headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s), concurrency (10; requests on the wire at once per host; env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; any value gives the same output).',
     },
     authentication: { description: 'Authentication: type basic, query, login, oauth10, oauth20, oauth20.login.' },
-    pagination: { description: 'Pagination: method offset, pagenum, response.url, response.param, cursor, multiple, zendesk.response.url.' },
+    pagination: {
+      description: 'Pagination: method offset, pagenum, response.url, response.param, cursor, multiple, zendesk.response.url.',
+    },
   },
 } as const;
 

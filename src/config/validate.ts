@@ -35,7 +35,10 @@ export function toPlain(v: Value | undefined): unknown {
 
 function segments(instancePath: string): string[] {
   if (instancePath === '') return [];
-  return instancePath.slice(1).split('/').map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
 /** `parameters.config.jobs[0].children[1]` style. */

@@ -12,14 +12,7 @@
  */
 
 /** The PHP `JSON_ERROR_*` condition. */
-export type JsonErrorCode =
-  | 'depth'
-  | 'state-mismatch'
-  | 'ctrl-char'
-  | 'syntax'
-  | 'utf8'
-  | 'utf16'
-  | 'invalid-property-name';
+export type JsonErrorCode = 'depth' | 'state-mismatch' | 'ctrl-char' | 'syntax' | 'utf8' | 'utf16' | 'invalid-property-name';
 
 const PHP_MESSAGES: Record<JsonErrorCode, string> = {
   depth: 'Maximum stack depth exceeded',

@@ -51,7 +51,8 @@ registerFunction({
 registerFunction({
   name: 'hash',
   group: GROUP,
-  description: 'hash(algo, data [, raw]): digest in lowercase hex; algorithm names are case-insensitive; an unknown algorithm yields false.',
+  description:
+    'hash(algo, data [, raw]): digest in lowercase hex; algorithm names are case-insensitive; an unknown algorithm yields false.',
   minArgs: 2,
   maxArgs: 3,
   call(args) {

@@ -168,7 +168,8 @@ type F7 = (x6: number, x5: number, x4: number, x3: number, x2: number, x1: numbe
 const hf1: F7 = (x6, x5, x4, x3, x2, x1, x0) => (x1 & (x0 ^ x4)) ^ (x2 & x5) ^ (x3 & x6) ^ x0;
 const hf2: F7 = (x6, x5, x4, x3, x2, x1, x0) => (x2 & ((x1 & ~x3) ^ (x4 & x5) ^ x6 ^ x0)) ^ (x4 & (x1 ^ x5)) ^ (x3 & x5) ^ x0;
 const hf3: F7 = (x6, x5, x4, x3, x2, x1, x0) => (x3 & ((x1 & x2) ^ x6 ^ x0)) ^ (x1 & x4) ^ (x2 & x5) ^ x0;
-const hf4: F7 = (x6, x5, x4, x3, x2, x1, x0) => (x4 & ((x5 & ~x2) ^ (x3 & ~x6) ^ x1 ^ x6 ^ x0)) ^ (x3 & ((x1 & x2) ^ x5 ^ x6)) ^ (x2 & x6) ^ x0;
+const hf4: F7 = (x6, x5, x4, x3, x2, x1, x0) =>
+  (x4 & ((x5 & ~x2) ^ (x3 & ~x6) ^ x1 ^ x6 ^ x0)) ^ (x3 & ((x1 & x2) ^ x5 ^ x6)) ^ (x2 & x6) ^ x0;
 const hf5: F7 = (x6, x5, x4, x3, x2, x1, x0) => (x0 & ((x1 & x2 & x3) ^ ~x5)) ^ (x1 & x4) ^ (x2 & x5) ^ (x3 & x6);
 
 /** Fphi_r for the number of passes: the argument order handed to f_r. */

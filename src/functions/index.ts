@@ -140,7 +140,9 @@ export function evaluateTopLevel(map: Value, ctx: FunctionContext, options: Eval
 export function flattenContext(v: Value): Map<string, Value> {
   const out = new Map<string, Value>();
   const walk = (node: Value, prefix: string): void => {
-    const entries: Iterable<[string, Value]> = Array.isArray(node) ? node.map((e, i) => [String(i), e] as [string, Value]) : (node as Map<string, Value>);
+    const entries: Iterable<[string, Value]> = Array.isArray(node)
+      ? node.map((e, i) => [String(i), e] as [string, Value])
+      : (node as Map<string, Value>);
     for (const [k, child] of entries) {
       if (Array.isArray(child) || child instanceof Map) walk(child, prefix + k + '.');
       else out.set(prefix + k, child);

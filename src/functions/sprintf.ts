@@ -174,7 +174,16 @@ function appendUint(out: number[], n: bigint, width: number, padding: number, al
   appendString(out, ascii(u.toString()), width, 0, padding, alignment, false, false, false);
 }
 
-function append2n(out: number[], n: bigint, width: number, padding: number, alignment: number, radix: number, upper: boolean, expprec: boolean): void {
+function append2n(
+  out: number[],
+  n: bigint,
+  width: number,
+  padding: number,
+  alignment: number,
+  radix: number,
+  upper: boolean,
+  expprec: boolean,
+): void {
   const u = n < 0n ? n + 2n ** 64n : n;
   let s = u.toString(radix);
   if (upper) s = s.toUpperCase();
@@ -272,7 +281,7 @@ export function phpSprintf(formatValue: Value, args: Value[]): string | false {
       } else {
         argnum = currarg++;
       }
-      for (;; pos++) {
+      for (; ; pos++) {
         const f = at(pos);
         if (f === 0x20 || f === 0x30) padding = f;
         else if (f === 0x2d) alignment = ALIGN_LEFT;

@@ -9,7 +9,8 @@ const GROUP = 'string';
 registerFunction({
   name: 'concat',
   group: GROUP,
-  description: 'concat(...values): the PHP string forms of all arguments joined; concat() is "". A list is "Array"; an object is an internal error.',
+  description:
+    'concat(...values): the PHP string forms of all arguments joined; concat() is "". A list is "Array"; an object is an internal error.',
   minArgs: 0,
   call(args) {
     return normalizeBytes(args.map(valueString).join(''));
@@ -53,7 +54,8 @@ registerFunction({
 registerFunction({
   name: 'sprintf',
   group: GROUP,
-  description: 'sprintf(format, ...values): PHP 7.4 formatting (%s %d %u %f %F %e %E %g %G %b %o %x %X %c %%, argnum$, flags, width, precision); too few values yield false.',
+  description:
+    'sprintf(format, ...values): PHP 7.4 formatting (%s %d %u %f %F %e %E %g %G %b %o %x %X %c %%, argnum$, flags, width, precision); too few values yield false.',
   minArgs: 1,
   onBadArity: { yields: false },
   call(args) {
@@ -78,7 +80,8 @@ function urlencode(s: string): string {
 registerFunction({
   name: 'urlencode',
   group: GROUP,
-  description: 'urlencode(string): letters, digits and "-_." kept, space as "+", every other byte as %XX (upper case). Only in placeholder functions.',
+  description:
+    'urlencode(string): letters, digits and "-_." kept, space as "+", every other byte as %XX (upper case). Only in placeholder functions.',
   minArgs: 1,
   maxArgs: 1,
   placeholderOnly: true,

@@ -30,7 +30,8 @@ registerFunction({
 registerFunction({
   name: 'date',
   group: GROUP,
-  description: 'date(format [, timestamp]): the timestamp (default now) formatted in UTC with PHP 7.4 format characters; u and v are always zeros.',
+  description:
+    'date(format [, timestamp]): the timestamp (default now) formatted in UTC with PHP 7.4 format characters; u and v are always zeros.',
   minArgs: 1,
   maxArgs: 2,
   onBadArity: { yields: false },
@@ -45,7 +46,8 @@ registerFunction({
 registerFunction({
   name: 'strtotime',
   group: GROUP,
-  description: 'strtotime(text [, base]): Unix time (int) of an absolute or relative date text, relative to base (default now), in UTC; false when unparsable.',
+  description:
+    'strtotime(text [, base]): Unix time (int) of an absolute or relative date text, relative to base (default now), in UTC; false when unparsable.',
   minArgs: 1,
   maxArgs: 2,
   onBadArity: { yields: false },

@@ -157,10 +157,19 @@ export class HttpClient {
   private redirected(from: PreparedRequest, status: number, location: string): PreparedRequest {
     const target = resolveUrl(displayUrl(from.url).replace(':***@', '@'), location);
     if (target.scheme !== 'http' && target.scheme !== 'https') {
-      throw new UserError(`The API request failed: [${status}] Redirect URI, ${location}, does not use one of the allowed redirect protocols: http, https`);
+      throw new UserError(
+        `The API request failed: [${status}] Redirect URI, ${location}, does not use one of the allowed redirect protocols: http, https`,
+      );
     }
     const next = cloneRequest(from);
-    next.url = { scheme: target.scheme, userinfo: target.userinfo, host: target.host, port: target.port, path: target.path, query: target.query };
+    next.url = {
+      scheme: target.scheme,
+      userinfo: target.userinfo,
+      host: target.host,
+      port: target.port,
+      path: target.path,
+      query: target.query,
+    };
     if (status <= 303 && !['GET', 'HEAD', 'OPTIONS'].includes(from.method)) {
       next.method = 'GET';
       next.body = undefined;
@@ -171,10 +180,16 @@ export class HttpClient {
     return next;
   }
 
-  private async sendWithRetries(request: PreparedRequest, authenticate: boolean, options: SendOptions): Promise<WireResponse & { attempts: number }> {
+  private async sendWithRetries(
+    request: PreparedRequest,
+    authenticate: boolean,
+    options: SendOptions,
+  ): Promise<WireResponse & { attempts: number }> {
     const logger = options.logger ?? this.options.logger;
     // Login requests (unauthenticated) take no slot: an attempt holding one may be waiting for the login.
-    const slots = authenticate ? this.slotsFor(`${request.url.scheme}://${request.url.host}:${request.url.port ?? defaultPort(request.url.scheme)}`) : undefined;
+    const slots = authenticate
+      ? this.slotsFor(`${request.url.scheme}://${request.url.host}:${request.url.port ?? defaultPort(request.url.scheme)}`)
+      : undefined;
     for (let retries = 0; ; retries++) {
       if (retries > 0 && this.options.beforeRetry) await this.options.beforeRetry();
       let response: WireResponse | undefined;

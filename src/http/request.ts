@@ -74,7 +74,8 @@ export function buildRequest(description: PhpArray, settings: RequestSettings): 
   const params = get('params');
   if (!isEmpty(params) && !isPhpArrayLike(params) && !isMap(params)) throw new UserError('The "params" property must be an array.');
   const headersValue = get('headers');
-  if (!isEmpty(headersValue) && !isPhpArrayLike(headersValue) && !isMap(headersValue)) throw new UserError('The "headers" property must be an array.');
+  if (!isEmpty(headersValue) && !isPhpArrayLike(headersValue) && !isMap(headersValue))
+    throw new UserError('The "headers" property must be an array.');
 
   let target = endpoint;
   let body: Buffer | undefined;

@@ -21,7 +21,15 @@ function bodySummary(body: Buffer): string | undefined {
   if (body.length === 0) return undefined;
   let text = body.subarray(0, 120).toString('utf8');
   if (body.length > 120) text += ' (truncated...)';
-  if (!PRINTABLE.test(body.subarray(0, 120).toString('utf8').replace(/\uFFFD$/u, ''))) return undefined;
+  if (
+    !PRINTABLE.test(
+      body
+        .subarray(0, 120)
+        .toString('utf8')
+        .replace(/\uFFFD$/u, ''),
+    )
+  )
+    return undefined;
   return text;
 }
 
@@ -92,7 +100,8 @@ function listed(ignoreErrors: readonly Value[], status: number): boolean {
   return ignoreErrors.some((code) => {
     if (typeof code === 'number' || typeof code === 'bigint') return Number(code) === status;
     if (typeof code === 'string') return code.trim() !== '' && Number(code) === status;
-    if (code !== null && typeof code === 'object' && !Array.isArray(code) && !(code instanceof Map)) return phpString(code) === String(status);
+    if (code !== null && typeof code === 'object' && !Array.isArray(code) && !(code instanceof Map))
+      return phpString(code) === String(status);
     return false;
   });
 }

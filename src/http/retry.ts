@@ -52,7 +52,8 @@ export function retryPolicyFrom(config: Value | undefined): RetryPolicy {
     maxRetries: toInt(member(config, 'maxRetries'), DEFAULT_RETRY.maxRetries),
     retryHeader: typeof header === 'string' && header !== '' ? header : DEFAULT_RETRY.retryHeader,
     httpCodes: member(http, 'codes') == null ? DEFAULT_RETRY.httpCodes : intList(member(http, 'codes'), DEFAULT_RETRY.httpCodes),
-    curlCodes: member(curl as Value, 'codes') == null ? DEFAULT_RETRY.curlCodes : intList(member(curl as Value, 'codes'), DEFAULT_RETRY.curlCodes),
+    curlCodes:
+      member(curl as Value, 'codes') == null ? DEFAULT_RETRY.curlCodes : intList(member(curl as Value, 'codes'), DEFAULT_RETRY.curlCodes),
   };
 }
 
@@ -70,7 +71,9 @@ const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 /** RFC 1123 date as PHP reads it (weekday mismatch moves forward to that weekday). */
 export function parseHttpDate(text: string): number | undefined {
-  const m = /^\s*([A-Za-z]{3}),\s+(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{1,2}):(\d{2}):(\d{2})\s*([A-Za-z]+|[+-]\d{2}:?\d{2})?\s*$/.exec(text);
+  const m = /^\s*([A-Za-z]{3}),\s+(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{1,2}):(\d{2}):(\d{2})\s*([A-Za-z]+|[+-]\d{2}:?\d{2})?\s*$/.exec(
+    text,
+  );
   if (!m) return undefined;
   const month = MONTHS.indexOf(m[3]!.toLowerCase());
   const dow = DAYS.indexOf(m[1]!.toLowerCase());
@@ -83,7 +86,7 @@ export function parseHttpDate(text: string): number | undefined {
   }
   let ms = Date.UTC(Number(m[4]), month, Number(m[2]), Number(m[5]), Number(m[6]), Number(m[7]));
   const actualDow = new Date(ms).getUTCDay();
-  if (actualDow !== dow) ms += (((dow - actualDow + 7) % 7) || 7) * 86400_000;
+  if (actualDow !== dow) ms += ((dow - actualDow + 7) % 7 || 7) * 86400_000;
   return Math.floor(ms / 1000) - offset;
 }
 

@@ -51,8 +51,10 @@ const TLS_VERIFY = /^(UNABLE_TO_|SELF_SIGNED_CERT|DEPTH_ZERO_SELF_SIGNED|CERT_|E
 export function classify(err: NodeJS.ErrnoException, host: string, port: number, received: number, elapsedMs: number): CurlError {
   const code = err.code ?? '';
   if (code === 'ETIMEOUT_CONNECT') return new CurlError(28, `Connection timed out after ${elapsedMs} milliseconds`, received, err);
-  if (code === 'ETIMEOUT_REQUEST') return new CurlError(28, `Operation timed out after ${elapsedMs} milliseconds with ${received} bytes received`, received, err);
-  if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL'].includes(code)) return new CurlError(6, `Could not resolve host: ${host}`, received, err);
+  if (code === 'ETIMEOUT_REQUEST')
+    return new CurlError(28, `Operation timed out after ${elapsedMs} milliseconds with ${received} bytes received`, received, err);
+  if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL'].includes(code))
+    return new CurlError(6, `Could not resolve host: ${host}`, received, err);
   if (['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'].includes(code)) {
     return new CurlError(7, `Failed to connect to ${host} port ${port}: Connection refused`, received, err);
   }
@@ -173,7 +175,10 @@ export class Transport {
                   ...(this.options.cert !== undefined ? { cert: this.options.cert } : {}),
                   ...(this.options.key !== undefined ? { key: this.options.key } : {}),
                 });
-          open(req.host, req.port).then((s) => cb(null, secure(s)), (e: Error) => cb(e));
+          open(req.host, req.port).then(
+            (s) => cb(null, secure(s)),
+            (e: Error) => cb(e),
+          );
           return undefined;
         }) as unknown as https.RequestOptions['createConnection'];
       }
@@ -204,7 +209,11 @@ export class Transport {
           try {
             body = decompress(body, res.headers['content-encoding'] as string | undefined);
           } catch (e) {
-            reject(e instanceof CurlError ? e : new CurlError(61, `Error while processing content unencoding: ${(e as Error).message}`, received, e));
+            reject(
+              e instanceof CurlError
+                ? e
+                : new CurlError(61, `Error while processing content unencoding: ${(e as Error).message}`, received, e),
+            );
             return;
           }
           resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body });

@@ -38,7 +38,8 @@ function isDomain(d: string): boolean {
   while (start > 0 && (cps[start - 1] === '-' || LN.test(cps[start - 1]!))) start--;
   // `xn--` inside the trailing letter/digit/dash run, not at the very start, followed by 1+ characters
   for (let p = Math.max(start, 1); p + 4 < end; p++) {
-    if ((cps[p] === 'x' || cps[p] === 'X') && (cps[p + 1] === 'n' || cps[p + 1] === 'N') && cps[p + 2] === '-' && cps[p + 3] === '-') return true;
+    if ((cps[p] === 'x' || cps[p] === 'X') && (cps[p + 1] === 'n' || cps[p + 1] === 'N') && cps[p + 2] === '-' && cps[p + 3] === '-')
+      return true;
   }
   return false;
 }
@@ -390,7 +391,13 @@ function normalizedBase(base: string): UriReference {
 }
 
 function isEmptyReference(r: UriReference): boolean {
-  return (r.scheme === undefined || r.scheme === '') && r.host === undefined && r.path === '' && r.query === undefined && r.fragment === undefined;
+  return (
+    (r.scheme === undefined || r.scheme === '') &&
+    r.host === undefined &&
+    r.path === '' &&
+    r.query === undefined &&
+    r.fragment === undefined
+  );
 }
 
 /**

@@ -44,7 +44,14 @@ function userDataMap(v: Value | undefined, scalarKey: string): PhpArray {
 }
 
 /** The effective userData of a job instance, evaluated (02 §12.1). */
-export function evaluateUserData(configUserData: Value | undefined, jobUserData: Value | undefined, root: boolean, ctx: FunctionContext, now?: () => number, path?: string): Map<string, Value> {
+export function evaluateUserData(
+  configUserData: Value | undefined,
+  jobUserData: Value | undefined,
+  root: boolean,
+  ctx: FunctionContext,
+  now?: () => number,
+  path?: string,
+): Map<string, Value> {
   const merged = root ? userDataMap(configUserData, 'userData') : new PhpArray();
   for (const [k, v] of userDataMap(jobUserData, 'job_parent_id')) merged.set(k, v);
   if (merged.size === 0) return new Map();

@@ -36,7 +36,9 @@ function resolveOwn(name: string, spec: Value, chain: readonly Value[], configPa
   const isFunction = isMap(spec) || Array.isArray(spec);
   const pathValue = isFunction ? member(spec, 'path') : spec;
   if (isFunction && isEmpty(pathValue)) {
-    throw new UserError(`The path for placeholder '${name}' must be a string value or an object containing 'path' and 'function'.`, { configPath });
+    throw new UserError(`The path for placeholder '${name}' must be a string value or an object containing 'path' and 'function'.`, {
+      configPath,
+    });
   }
   const path = phpString(pathValue ?? null);
   const found = lookupStrict(path, record, '.');
@@ -59,15 +61,24 @@ function resolveOwn(name: string, spec: Value, chain: readonly Value[], configPa
  * (one value each) merged with the child's own placeholders, as a cartesian product with the
  * last placeholder varying fastest. No placeholders at all yields no run.
  */
-export function bindingCombinations(placeholders: Value | undefined, chain: readonly Value[], inherited: readonly Binding[], configPath = 'placeholders'): Binding[][] {
+export function bindingCombinations(
+  placeholders: Value | undefined,
+  chain: readonly Value[],
+  inherited: readonly Binding[],
+  configPath = 'placeholders',
+): Binding[][] {
   const slots: OwnPlaceholder[] = inherited.map((b) => ({ name: b.name, path: b.path, values: [b.value] }));
-  const own: [string, Value][] = isMap(placeholders) ? [...placeholders] : Array.isArray(placeholders) ? placeholders.map((v, i) => [String(i), v]) : [];
-    for (const [name, spec] of own) {
-      const resolved = resolveOwn(name, spec, chain, `${configPath}.${name}`);
-      const at = slots.findIndex((s) => s.name === name);
-      if (at >= 0) slots[at] = resolved;
-      else slots.push(resolved);
-    }
+  const own: [string, Value][] = isMap(placeholders)
+    ? [...placeholders]
+    : Array.isArray(placeholders)
+      ? placeholders.map((v, i) => [String(i), v])
+      : [];
+  for (const [name, spec] of own) {
+    const resolved = resolveOwn(name, spec, chain, `${configPath}.${name}`);
+    const at = slots.findIndex((s) => s.name === name);
+    if (at >= 0) slots[at] = resolved;
+    else slots.push(resolved);
+  }
   if (slots.length === 0) return [];
   let combos: Binding[][] = [[]];
   for (const slot of slots) {

@@ -113,7 +113,10 @@ export class Prefetcher {
    * step of their own, thrown at its turn) and the first requests of those `speculate` describes
    * are sent; the caller takes each step in turn.
    */
-  *ahead<T, S>(steps: Iterator<T>, speculate: (step: T) => Speculation<S> | undefined): Generator<[step: T, prefetch: Prefetch<S> | undefined]> {
+  *ahead<T, S>(
+    steps: Iterator<T>,
+    speculate: (step: T) => Speculation<S> | undefined,
+  ): Generator<[step: T, prefetch: Prefetch<S> | undefined]> {
     const queue: Queued<T, S>[] = [];
     let done = false;
     const pull = (): boolean => {

@@ -27,6 +27,10 @@ export function createProgressLog(logger: Logger, nowMs: () => number, intervalM
     if (now - lastLog < intervalMs) return;
     lastLog = now;
     const elapsed = Math.round((now - start) / 1000);
-    logger.info(`Progress: ${pages} pages, ${records} records, ${elapsed} seconds elapsed (job '${event.job}').`, { pages, records, elapsedSeconds: elapsed });
+    logger.info(`Progress: ${pages} pages, ${records} records, ${elapsed} seconds elapsed (job '${event.job}').`, {
+      pages,
+      records,
+      elapsedSeconds: elapsed,
+    });
   };
 }

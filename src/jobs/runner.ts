@@ -135,10 +135,19 @@ export class JobRunner {
     const { job, path } = run;
     const template = job.get('endpoint');
     const endpoint = typeof template === 'string' ? substituteEndpoint(template, run.bindings) : template;
-    const dataType = isEmpty(job.get('dataType')) ? phpString(typeof template === 'string' ? template : null) : phpString(job.get('dataType')!);
+    const dataType = isEmpty(job.get('dataType'))
+      ? phpString(typeof template === 'string' ? template : null)
+      : phpString(job.get('dataType')!);
     const params = evaluateParams(job.get('params'), this.ctx.functions, this.ctx.nowMs, `${path}.params`);
     const userDataPath = job.has('userData') ? `${path}.userData` : 'parameters.config.userData';
-    const parentColumns = evaluateUserData(this.ctx.config.get('userData'), job.get('userData'), run.root, this.ctx.functions, this.ctx.nowMs, userDataPath);
+    const parentColumns = evaluateUserData(
+      this.ctx.config.get('userData'),
+      job.get('userData'),
+      run.root,
+      this.ctx.functions,
+      this.ctx.nowMs,
+      userDataPath,
+    );
     for (const [k, v] of bindingColumns(run.bindings)) parentColumns.set(k, v);
     const instance: JobInstance = { config: job, endpoint: endpoint as string, params, path };
     return { instance, dataType, parentColumns, shownEndpoint: typeof endpoint === 'string' ? endpoint : '' };
@@ -177,7 +186,12 @@ export class JobRunner {
         break;
       }
       let records = extractRecords(value, job.get('dataField'), shownEndpoint, logger, path);
-      records = applyResponseFilter(records, job.get('responseFilter') ?? null, job.get('responseFilterDelimiter') ?? null, this.ctx.compatLevel);
+      records = applyResponseFilter(
+        records,
+        job.get('responseFilter') ?? null,
+        job.get('responseFilterDelimiter') ?? null,
+        this.ctx.compatLevel,
+      );
       this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
       this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
       await this.runChildren(run, records, [...run.order, page]);
@@ -248,7 +262,12 @@ export class JobRunner {
         let later = false;
         for (const bindings of combos) {
           const order = [...pageOrder, position++];
-          yield { kind: 'instance', run: { job: child, path, scroller, bindings, chain, root: false, topEndpoint: parent.topEndpoint, order }, fresh, later };
+          yield {
+            kind: 'instance',
+            run: { job: child, path, scroller, bindings, chain, root: false, topEndpoint: parent.topEndpoint, order },
+            fresh,
+            later,
+          };
           later = true;
         }
       }

@@ -81,7 +81,14 @@ function jsonInner(s: string): string {
  * JSON context of a log line).
  */
 function derivedForms(value: string): string[] {
-  const once = [value, urlencode(value), rawurlencode(value), Buffer.from(value).toString('base64'), jsonInner(value), pjsonString(value).slice(1, -1)];
+  const once = [
+    value,
+    urlencode(value),
+    rawurlencode(value),
+    Buffer.from(value).toString('base64'),
+    jsonInner(value),
+    pjsonString(value).slice(1, -1),
+  ];
   try {
     once.push(encodeURIComponent(value));
   } catch {

@@ -60,7 +60,9 @@ export function headerOnlyTables(mappings: Value | undefined, bucket: string | n
       if (isEmpty(type) || type === 'column' || type === 'user') {
         const mapping = member(d, 'mapping');
         if (isEmpty(mapping)) {
-          throw new UserError(`Missing mapping key at item with type "${isEmpty(type) ? 'column' : nameText(type)}"`, { configPath: dPath });
+          throw new UserError(`Missing mapping key at item with type "${isEmpty(type) ? 'column' : nameText(type)}"`, {
+            configPath: dPath,
+          });
         }
         const destination = nameText(member(mapping, 'destination'));
         cols.push(destination);

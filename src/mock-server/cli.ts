@@ -65,11 +65,11 @@ async function main(): Promise<void> {
   }
 
   const server = await startMockServer({
-      dir: values.dir,
-      port: Number(values.port),
-      host: values.host,
-      flat: values.flat,
-      log: (line) => process.stderr.write(line + '\n'),
+    dir: values.dir,
+    port: Number(values.port),
+    host: values.host,
+    flat: values.flat,
+    log: (line) => process.stderr.write(line + '\n'),
     ...(tls !== undefined ? { tls } : {}),
   }).catch((err: unknown) => fail(`mock server: ${(err as Error).message}`, 1));
   process.stdout.write(`listening ${values.host}:${server.port}\n`);

@@ -159,14 +159,30 @@ export function phpJsonString(bytes: Buffer): string | null {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     switch (c) {
-      case 0x22: out += '\\"'; break;
-      case 0x5c: out += '\\\\'; break;
-      case 0x2f: out += '\\/'; break;
-      case 0x08: out += '\\b'; break;
-      case 0x0c: out += '\\f'; break;
-      case 0x0a: out += '\\n'; break;
-      case 0x0d: out += '\\r'; break;
-      case 0x09: out += '\\t'; break;
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += '\\\\';
+        break;
+      case 0x2f:
+        out += '\\/';
+        break;
+      case 0x08:
+        out += '\\b';
+        break;
+      case 0x0c:
+        out += '\\f';
+        break;
+      case 0x0a:
+        out += '\\n';
+        break;
+      case 0x0d:
+        out += '\\r';
+        break;
+      case 0x09:
+        out += '\\t';
+        break;
       default:
         out += c < 0x20 || c > 0x7f ? '\\u' + c.toString(16).padStart(4, '0') : s[i];
     }

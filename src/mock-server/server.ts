@@ -5,7 +5,16 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { effectiveMethod, findMatch, isMultipartPost, nearMisses, phpJsonString, normalizeHeaders, notFoundBody, type IncomingRequest } from './match.ts';
+import {
+  effectiveMethod,
+  findMatch,
+  isMultipartPost,
+  nearMisses,
+  phpJsonString,
+  normalizeHeaders,
+  notFoundBody,
+  type IncomingRequest,
+} from './match.ts';
 import { loadSimulations, type HeaderLine, type Sample } from './simulations.ts';
 
 export interface MockServerTlsOptions {

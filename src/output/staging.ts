@@ -22,7 +22,9 @@ function checkedFileName(file: string, configPath: string): string {
         ? 'is too long for a file name'
         : undefined;
   if (problem === undefined) return file;
-  throw new UserError(`The output table name "${file}" ${problem}. Check "outputBucket", "id", the jobs' "dataType" and "mappings".`, { configPath });
+  throw new UserError(`The output table name "${file}" ${problem}. Check "outputBucket", "id", the jobs' "dataType" and "mappings".`, {
+    configPath,
+  });
 }
 
 export class OutputStaging {

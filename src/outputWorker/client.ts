@@ -83,7 +83,12 @@ export class OutputWorkerClient implements OutputOffload {
   }
 
   /** A worker rendering `spoolFile`; undefined when no worker can be started (reason in `onError`). */
-  static start(how: OutputWorkerStart, spoolFile: string, spoolDir: string, onError: (why: string) => void): OutputWorkerClient | undefined {
+  static start(
+    how: OutputWorkerStart,
+    spoolFile: string,
+    spoolDir: string,
+    onError: (why: string) => void,
+  ): OutputWorkerClient | undefined {
     const workerHeap = how.heap;
     let dir: string | undefined;
     let resume = (): void => {};

@@ -4,7 +4,14 @@
  * bundles it on its own (scripts/bundle.ts), so the thread does not load and compile the HTTP
  * stack, the logger and the validators it never uses.
  */
-import { OUTPUT_WORKER_ARG, isOutputWorkerData, type FramesMessage, type OutputWorkerData, type ReadyMessage, type WorkerReply } from './protocol.ts';
+import {
+  OUTPUT_WORKER_ARG,
+  isOutputWorkerData,
+  type FramesMessage,
+  type OutputWorkerData,
+  type ReadyMessage,
+  type WorkerReply,
+} from './protocol.ts';
 import { OutputRenderer } from './renderer.ts';
 
 /** Starts the output worker when this thread is one (see OUTPUT_WORKER_ARG); true if it did. */
@@ -17,7 +24,10 @@ export function startIfOutputWorker(): boolean {
 }
 
 /** Entry of the worker thread: messages are handled one after another, in order. */
-function runOutputWorker(port: { on(event: 'message', f: (m: FramesMessage) => void): void; postMessage(m: WorkerReply | ReadyMessage): void }, data: OutputWorkerData): void {
+function runOutputWorker(
+  port: { on(event: 'message', f: (m: FramesMessage) => void): void; postMessage(m: WorkerReply | ReadyMessage): void },
+  data: OutputWorkerData,
+): void {
   const renderer = new OutputRenderer(data);
   const queue: FramesMessage[] = [];
   let busy = false;

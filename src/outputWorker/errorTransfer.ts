@@ -27,4 +27,3 @@ export function deserializeError(e: SerializedError): Error {
   if (e.stack !== undefined) err.stack = e.stack;
   return err;
 }
-

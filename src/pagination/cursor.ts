@@ -32,7 +32,9 @@ export function cursorOptions(options: OptionReader): CursorOptions {
   }
   const increment = options.get('increment');
   if (!isEmpty(increment) && !isInt(increment)) {
-    throw new ApplicationError(`Option '${options.at('increment')}' must be an integer, ${phpType(increment)} given.`, { context: { configPath: options.at('increment') } });
+    throw new ApplicationError(`Option '${options.at('increment')}' must be an integer, ${phpType(increment)} given.`, {
+      context: { configPath: options.at('increment') },
+    });
   }
   return {
     idKey,
@@ -67,7 +69,10 @@ export class CursorScroller implements Scroller {
     for (const record of records) {
       const value = lookup(this.options.idKey, record, '.');
       if (!isNumericValue(value)) {
-        throw new UserError(`Cursor value '${pjson(value, 'shortest')}' is not numeric.`, { configPath: this.options.idKeyPath, context: { idKey: this.options.idKey } });
+        throw new UserError(`Cursor value '${pjson(value, 'shortest')}' is not numeric.`, {
+          configPath: this.options.idKeyPath,
+          context: { idKey: this.options.idKey },
+        });
       }
       const id = intValueBig(value);
       if (this.max === null || id > this.max) this.max = id;

@@ -21,7 +21,12 @@ import { wrapStopConditions } from './stopConditions.ts';
 export type { JobInstance, Scroller } from './scroller.ts';
 export { paginationMethods } from './registry.ts';
 
-export function createScroller(pagination: Value | undefined, logger: Logger, nowMs: () => number = Date.now, path = 'parameters.api.pagination'): Scroller {
+export function createScroller(
+  pagination: Value | undefined,
+  logger: Logger,
+  nowMs: () => number = Date.now,
+  path = 'parameters.api.pagination',
+): Scroller {
   if (!(pagination instanceof PhpArray) || pagination.size === 0) return new NoScroller();
   const method = member(pagination, 'method');
   let scroller: Scroller;

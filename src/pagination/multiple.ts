@@ -54,7 +54,8 @@ export class MultipleScroller implements Scroller {
     }
     if (this.defaultName === undefined) return null;
     const scroller = this.scrollers.get(this.defaultName);
-    if (scroller === undefined) throw new UserError(`Default scroller '${this.defaultName}' does not exist`, { configPath: this.defaultPath });
+    if (scroller === undefined)
+      throw new UserError(`Default scroller '${this.defaultName}' does not exist`, { configPath: this.defaultPath });
     return scroller;
   }
 
@@ -80,7 +81,7 @@ export class MultipleScroller implements Scroller {
 
 registerPaginationMethod({
   method: 'multiple',
-  description: "Several named scrollers; a job uses the one named by its `scroller` member, else the `default` one, else no pagination.",
+  description: 'Several named scrollers; a job uses the one named by its `scroller` member, else the `default` one, else no pagination.',
   options: {
     scrollers: 'Required. Object: scroller name → a complete pagination configuration (method, options, stop conditions).',
     default: 'Name of the scroller for jobs without a `scroller` member. An entry merely named `default` is not used automatically.',

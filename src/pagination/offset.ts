@@ -96,7 +96,8 @@ registerPaginationMethod({
   method: 'offset',
   description: 'Sends a page size and an offset; the offset grows by the page size until a page has fewer records than the page size.',
   options: {
-    limit: 'Required. Page size; must be numeric, its integer part is used. A non-empty job parameter named like `limitParam` overrides it.',
+    limit:
+      'Required. Page size; must be numeric, its integer part is used. A non-empty job parameter named like `limitParam` overrides it.',
     limitParam: 'Name of the page-size parameter. Default `limit`.',
     offsetParam: 'Name of the offset parameter. Default `offset`.',
     firstPageParams: 'Send limit/offset on the first page too (truthiness). Default true.',

@@ -107,7 +107,9 @@ export class OptionReader {
     const v = this.get(key);
     if (isEmpty(v)) return fallback;
     if (typeof v !== 'string') {
-      throw new ApplicationError(`Option '${this.at(key)}' must be a string, ${phpType(v)} given.`, { context: { configPath: this.at(key), value: shownOption(v) } });
+      throw new ApplicationError(`Option '${this.at(key)}' must be a string, ${phpType(v)} given.`, {
+        context: { configPath: this.at(key), value: shownOption(v) },
+      });
     }
     return v;
   }

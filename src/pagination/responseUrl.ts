@@ -25,7 +25,9 @@ export function responseUrlOptions(options: OptionReader, withDelimiter: boolean
   const d = options.get('delimiter');
   if (withDelimiter && d !== undefined && d !== null) {
     if (typeof d !== 'string' || d === '') {
-      throw new ApplicationError(`Option '${options.at('delimiter')}' must be a non-empty string, ${phpType(d)} given.`, { context: { configPath: options.at('delimiter') } });
+      throw new ApplicationError(`Option '${options.at('delimiter')}' must be a non-empty string, ${phpType(d)} given.`, {
+        context: { configPath: options.at('delimiter') },
+      });
     }
     delimiter = d;
   }
@@ -87,7 +89,7 @@ registerPaginationMethod({
   options: {
     urlKey: 'Path of the link in the response. Default `next_page`.',
     delimiter: 'Path delimiter for `urlKey`. Default `.`.',
-    includeParams: 'Send the job parameters with every next page (they override the link\'s own query parameters). Default false.',
+    includeParams: "Send the job parameters with every next page (they override the link's own query parameters). Default false.",
     paramIsQuery: "The link is a query string: its parameters are sent to the job's endpoint. Default false.",
   },
   create: ({ config, logger, path }) => new ResponseUrlScroller(responseUrlOptions(new OptionReader(config, path), true), logger),

@@ -31,7 +31,9 @@ export function nextPageFlagOptions(options: OptionReader): NextPageFlagOptions 
     throw new UserError("'stopOn' value must be set to a boolean value for 'nextPageFlag'", { configPath: options.at('stopOn') });
   }
   if (typeof stopOn !== 'boolean') {
-    throw new UserError(`'stopOn' value must be set to a boolean value for 'nextPageFlag', given '${phpType(stopOn)}' type.`, { configPath: options.at('stopOn') });
+    throw new UserError(`'stopOn' value must be set to a boolean value for 'nextPageFlag', given '${phpType(stopOn)}' type.`, {
+      configPath: options.at('stopOn'),
+    });
   }
   const ifNotSet = options.get('ifNotSet');
   if (ifNotSet !== undefined && ifNotSet !== null && typeof ifNotSet !== 'boolean') {
@@ -101,7 +103,9 @@ function timeLimit(v: Value): number {
 export function forceStopOptions(options: OptionReader): ForceStopOptions {
   const pages = options.get('pages');
   if (!isEmpty(pages) && !isInt(pages)) {
-    throw new ApplicationError(`Option '${options.at('pages')}' must be an integer, ${phpType(pages)} given.`, { context: { configPath: options.at('pages') } });
+    throw new ApplicationError(`Option '${options.at('pages')}' must be an integer, ${phpType(pages)} given.`, {
+      context: { configPath: options.at('pages') },
+    });
   }
   const time = options.get('time');
   const volume = options.get('volume');
@@ -244,7 +248,13 @@ export class LimitStop implements Scroller {
  * consulted in the order limitStop, forceStop, nextPageFlag, method (§5.2). Validation runs in
  * construction order: nextPageFlag, forceStop, limitStop.
  */
-export function wrapStopConditions(scroller: Scroller, config: Value | undefined, path: string, logger: Logger, nowMs: () => number): Scroller {
+export function wrapStopConditions(
+  scroller: Scroller,
+  config: Value | undefined,
+  path: string,
+  logger: Logger,
+  nowMs: () => number,
+): Scroller {
   const conf = new OptionReader(config, path);
   let wrapped = scroller;
   const flag = conf.get('nextPageFlag');

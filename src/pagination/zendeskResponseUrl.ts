@@ -68,11 +68,13 @@ export class ZendeskResponseUrlScroller implements Scroller {
 
 registerPaginationMethod({
   method: 'zendesk.response.url',
-  description: 'Like response.url (delimiter always "."), but stops at a link whose start_time is less than 6 minutes ago (Zendesk incremental exports).',
+  description:
+    'Like response.url (delimiter always "."), but stops at a link whose start_time is less than 6 minutes ago (Zendesk incremental exports).',
   options: {
     urlKey: 'Path of the link in the response. Default `next_page`.',
     includeParams: 'Send the job parameters with every next page. Default false.',
     paramIsQuery: "The link is a query string: its parameters are sent to the job's endpoint. Default false.",
   },
-  create: ({ config, logger, path, nowMs }) => new ZendeskResponseUrlScroller(responseUrlOptions(new OptionReader(config, path), false), logger, nowMs),
+  create: ({ config, logger, path, nowMs }) =>
+    new ZendeskResponseUrlScroller(responseUrlOptions(new OptionReader(config, path), false), logger, nowMs),
 });

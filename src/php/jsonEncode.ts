@@ -176,7 +176,13 @@ function logFloat(x: number, p17: boolean): string {
   return s.includes('.') || s.includes('e') ? s : s + '.0';
 }
 
-function logEntries(entries: Iterable<readonly [string, unknown]>, size: number, depth: number, p17: boolean, forceObject: boolean): string {
+function logEntries(
+  entries: Iterable<readonly [string, unknown]>,
+  size: number,
+  depth: number,
+  p17: boolean,
+  forceObject: boolean,
+): string {
   const parts: [string, string][] = [];
   let count = 0;
   let list = !forceObject;

@@ -70,7 +70,8 @@ function utf8Length(s: string): number {
 /** Guzzle's Uri::parse urlencodes every run of characters other than `:/@?&=#` first. */
 function guzzleEncodePiece(s: string): string {
   let out = '';
-  for (const ch of s) out += ch === '&' || ch === '=' || ch === ':' || ch === '/' || ch === '@' || ch === '?' || ch === '#' ? ch : urlencode(ch);
+  for (const ch of s)
+    out += ch === '&' || ch === '=' || ch === ':' || ch === '/' || ch === '@' || ch === '?' || ch === '#' ? ch : urlencode(ch);
   return out;
 }
 
@@ -185,7 +186,11 @@ export function phpParseUrl(str: string, guzzle = false): PhpUrlParts | null {
     }
     let p = -1;
     const bracketed =
-      s < ue && str.charCodeAt(s) === 91 && he > s && str.charCodeAt(he - 1) === 93 && (!guzzle || (s >= 3 && str.startsWith('://', s - 3) && /^\[[0-9:a-f]+\]/.test(str.slice(s, he))));
+      s < ue &&
+      str.charCodeAt(s) === 91 &&
+      he > s &&
+      str.charCodeAt(he - 1) === 93 &&
+      (!guzzle || (s >= 3 && str.startsWith('://', s - 3) && /^\[[0-9:a-f]+\]/.test(str.slice(s, he))));
     if (!bracketed && he > s) {
       const c = str.lastIndexOf(':', he - 1);
       if (c >= s) p = c;

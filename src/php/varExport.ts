@@ -10,7 +10,7 @@
  * - lists and configuration maps (best effort, PHP's layout):
  *     array (
  *       0 => 1,
- *       'a' => 
+ *       'a' =>
  *       array (
  *         0 => 2,
  *       ),

@@ -45,7 +45,15 @@ interface SendOptions {
 }
 
 /** Network failures worth another try; refused and unresolvable hosts are not. */
-const TRANSIENT = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TRANSIENT = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
 
 const RESERVED_JOB_KEYS = new Set(['mode', 'component', 'config']);
 
@@ -60,7 +68,8 @@ function oneLine(text: string, max = 300): string {
 
 function networkReason(error: unknown, timeoutMs: number): { reason: string; transient: boolean } {
   const err = error as Error & { cause?: unknown };
-  if (err.name === 'TimeoutError' || err.name === 'AbortError') return { reason: `no answer within ${timeoutMs / 1000} s`, transient: true };
+  if (err.name === 'TimeoutError' || err.name === 'AbortError')
+    return { reason: `no answer within ${timeoutMs / 1000} s`, transient: true };
   const cause = (err.cause ?? err) as NodeJS.ErrnoException & { errors?: NodeJS.ErrnoException[] };
   const code = cause.code ?? cause.errors?.[0]?.code ?? '';
   switch (code) {
@@ -93,7 +102,8 @@ export class PlatformClient {
   constructor(options: PlatformClientOptions = {}) {
     const env = options.env ?? process.env;
     const storageUrl = options.storageUrl ?? env['KBC_URL'];
-    if (storageUrl === undefined || storageUrl === '') throw new PlatformUsageError('No stack given: pass the stack (name or URL) or set KBC_URL.');
+    if (storageUrl === undefined || storageUrl === '')
+      throw new PlatformUsageError('No stack given: pass the stack (name or URL) or set KBC_URL.');
     this.#allowHttpLoopback = options.allowHttpLoopback ?? false;
     this.storageUrl = normaliseBaseUrl(storageUrl, this.#allowHttpLoopback);
     const token = options.token ?? env['KBC_TOKEN'];
@@ -123,7 +133,11 @@ export class PlatformClient {
     const data = await this.#json('GET', url, { withToken: false, retry: true });
     const services = isObject(data) ? data['services'] : undefined;
     if (!Array.isArray(services) || !services.every((s) => isObject(s) && typeof s['id'] === 'string' && typeof s['url'] === 'string')) {
-      throw new PlatformApiError(`Unexpected response from GET ${url}: not a storage index (no "services" list of {id, url}).`, 200, oneLine(JSON.stringify(data)));
+      throw new PlatformApiError(
+        `Unexpected response from GET ${url}: not a storage index (no "services" list of {id, url}).`,
+        200,
+        oneLine(JSON.stringify(data)),
+      );
     }
     return data as StorageIndex;
   }
@@ -147,7 +161,12 @@ export class PlatformClient {
     const data = await this.#json('GET', url, { withToken: false, retry: true });
     const services = isObject(data) ? data['services'] : undefined;
     const fields = ['id', 'name', 'apiUrl', 'openApiSpecUrl'];
-    if (!isObject(data) || typeof data['stack'] !== 'string' || !Array.isArray(services) || !services.every((s) => isObject(s) && fields.every((f) => typeof s[f] === 'string'))) {
+    if (
+      !isObject(data) ||
+      typeof data['stack'] !== 'string' ||
+      !Array.isArray(services) ||
+      !services.every((s) => isObject(s) && fields.every((f) => typeof s[f] === 'string'))
+    ) {
       throw new PlatformApiError(`Unexpected response from GET ${url}: not an API portal index.`, 200, oneLine(JSON.stringify(data)));
     }
     return data as PortalIndex;
@@ -159,7 +178,8 @@ export class PlatformClient {
     if (typeof args.component !== 'string' || args.component === '') throw new PlatformUsageError('createJob: "component" is required.');
     if (typeof args.config !== 'string' || args.config === '') throw new PlatformUsageError('createJob: "config" is required.');
     const mode = args.mode ?? 'run';
-    if (!['run', 'forceRun', 'debug'].includes(mode)) throw new PlatformUsageError(`createJob: mode must be run, forceRun or debug, not "${mode}".`);
+    if (!['run', 'forceRun', 'debug'].includes(mode))
+      throw new PlatformUsageError(`createJob: mode must be run, forceRun or debug, not "${mode}".`);
     const body: Record<string, unknown> = { mode, component: args.component, config: args.config };
     for (const [key, value] of Object.entries(args.extra ?? {})) {
       if (RESERVED_JOB_KEYS.has(key)) throw new PlatformUsageError(`createJob: "${key}" is not an extra; pass it as its own argument.`);
@@ -169,7 +189,11 @@ export class PlatformClient {
     const headers: Record<string, string> = {};
     if (args.parentRunId !== undefined && args.parentRunId !== '') headers['X-KBC-RunId'] = args.parentRunId;
     const url = `${queue}/jobs`;
-    return this.#jobRecord(await this.#json('POST', url, { withToken: true, body: JSON.stringify(body), headers, retry: false }), 'POST', url);
+    return this.#jobRecord(
+      await this.#json('POST', url, { withToken: true, body: JSON.stringify(body), headers, retry: false }),
+      'POST',
+      url,
+    );
   }
 
   /** `GET {queue}/jobs/{id}`; the address is always built from the index, never taken from a record's `url`. */
@@ -214,7 +238,11 @@ export class PlatformClient {
 
   #jobRecord(data: unknown, method: string, url: string): JobRecord {
     if (!isObject(data) || (typeof data['id'] !== 'string' && typeof data['id'] !== 'number') || typeof data['status'] !== 'string') {
-      throw new PlatformApiError(`Unexpected response from ${method} ${url}: not a job record.`, 200, this.#redact(oneLine(JSON.stringify(data))));
+      throw new PlatformApiError(
+        `Unexpected response from ${method} ${url}: not a job record.`,
+        200,
+        this.#redact(oneLine(JSON.stringify(data))),
+      );
     }
     if (typeof data['id'] === 'number') data['id'] = String(data['id']);
     return data as JobRecord;
@@ -245,7 +273,10 @@ export class PlatformClient {
       throw new UntrustedHostError(target.origin, 'the token is sent over https only.');
     }
     if (!(await this.#trustedOrigins()).has(target.origin)) {
-      throw new UntrustedHostError(target.origin, `it is not a service of the stack ${this.storageUrl} (a token works only on the stack that issued it).`);
+      throw new UntrustedHostError(
+        target.origin,
+        `it is not a service of the stack ${this.storageUrl} (a token works only on the stack that issued it).`,
+      );
     }
   }
 
@@ -258,7 +289,11 @@ export class PlatformClient {
     try {
       return JSON.parse(text);
     } catch {
-      throw new PlatformApiError(`Unexpected response from ${method} ${url}: HTTP ${status} with a body that is not JSON.`, status, this.#redact(text));
+      throw new PlatformApiError(
+        `Unexpected response from ${method} ${url}: HTTP ${status} with a body that is not JSON.`,
+        status,
+        this.#redact(text),
+      );
     }
   }
 
@@ -299,7 +334,11 @@ export class PlatformClient {
       const body = this.#redact(text);
       if (response.status >= 300 && response.status < 400) {
         const location = this.#redact(response.headers.get('location') ?? '');
-        throw new PlatformApiError(`HTTP ${response.status} from ${method} ${url}: redirect to "${location}" not followed.`, response.status, body);
+        throw new PlatformApiError(
+          `HTTP ${response.status} from ${method} ${url}: redirect to "${location}" not followed.`,
+          response.status,
+          body,
+        );
       }
       if (/invalid (access )?token/i.test(text)) {
         throw new InvalidTokenError(
@@ -308,7 +347,11 @@ export class PlatformClient {
           body,
         );
       }
-      throw new PlatformApiError(`HTTP ${response.status} from ${method} ${url}${body === '' ? '' : `: ${oneLine(body)}`}`, response.status, body);
+      throw new PlatformApiError(
+        `HTTP ${response.status} from ${method} ${url}${body === '' ? '' : `: ${oneLine(body)}`}`,
+        response.status,
+        body,
+      );
     }
   }
 }

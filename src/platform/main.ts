@@ -23,14 +23,14 @@ export function usage(): string {
     'Commands:',
     '  stacks                                    list the known stacks',
     '  services --stack S                        services of the stack, from its storage index',
-    '  apis (--stack S | --portal URL)           APIs listed by the stack\'s API portal (apis.json)',
-    '  run --stack S --component C --config ID   start a job of a configuration on the stack\'s queue',
+    "  apis (--stack S | --portal URL)           APIs listed by the stack's API portal (apis.json)",
+    "  run --stack S --component C --config ID   start a job of a configuration on the stack's queue",
     '      [--mode run|forceRun|debug] [--branch ID] [--tag TAG] [--row ID]... [--config-data JSON]',
     '      [--parent-run-id ID] [--wait [--timeout SECONDS]]',
     '  job --stack S --id ID [--wait [--timeout SECONDS]]   show a job, or wait until it finishes',
     '',
     'Options:',
-    '  --stack S    a stack name below, or the https:// URL of a stack\'s Storage API',
+    "  --stack S    a stack name below, or the https:// URL of a stack's Storage API",
     '               (single-tenant stacks: https://connection.CUSTOMER.keboola.com); default $KBC_URL',
     '  --json       print JSON (index, records) instead of text lines',
     '  -h, --help   this text',
@@ -40,7 +40,7 @@ export function usage(): string {
     '',
     'Environment: KBC_TOKEN, the Storage API token (also read from ./.env); KBC_URL, the default stack.',
     'A token works only on the stack that issued it. It is sent only to services listed by that',
-    'stack\'s own index, over https, never through redirects, and never printed.',
+    "stack's own index, over https, never through redirects, and never printed.",
     'Exit status: 0 done (a waited job ended in success or warning); 1 error (API error, invalid token,',
     'unreachable stack, unknown service, job ended in error/terminated/cancelled, wait timeout); 2 usage.',
   ].join('\n');
@@ -106,7 +106,8 @@ function required(value: string | undefined, name: string): string {
 
 function seconds(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not "${value}"`);
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0)
+    throw new UsageError(`--timeout must be a positive number of seconds, not "${value}"`);
   return Number(value) * 1000;
 }
 
@@ -143,7 +144,7 @@ export async function runPlatformCli(io: PlatformCliIo): Promise<number> {
       if (name === 'help' || value === undefined || value === false) continue;
       if (!allowed.includes(name)) throw new UsageError(`--${name} does not apply to "${command}"`);
     }
-    if ((values.timeout !== undefined) && !values.wait) throw new UsageError('--timeout needs --wait');
+    if (values.timeout !== undefined && !values.wait) throw new UsageError('--timeout needs --wait');
 
     if (command === 'stacks') {
       if (values.json) out(JSON.stringify(STACKS, null, 2));
@@ -209,12 +210,18 @@ export async function runPlatformCli(io: PlatformCliIo): Promise<number> {
         } catch {
           throw new UsageError('--config-data must be a JSON object');
         }
-        if (typeof extra['configData'] !== 'object' || extra['configData'] === null || Array.isArray(extra['configData'])) throw new UsageError('--config-data must be a JSON object');
+        if (typeof extra['configData'] !== 'object' || extra['configData'] === null || Array.isArray(extra['configData']))
+          throw new UsageError('--config-data must be a JSON object');
       }
       if (values.row !== undefined) extra['configRowIds'] = values.row;
       if (values.branch !== undefined) extra['branchId'] = values.branch;
       if (values.tag !== undefined) extra['tag'] = values.tag;
-      const args: CreateJobArgs = { component: required(values.component, 'component'), config: required(values.config, 'config'), mode, extra };
+      const args: CreateJobArgs = {
+        component: required(values.component, 'component'),
+        config: required(values.config, 'config'),
+        mode,
+        extra,
+      };
       if (values['parent-run-id'] !== undefined) args.parentRunId = values['parent-run-id'];
       job = await platform.createJob(args);
       if (!values.wait) {
@@ -244,7 +251,10 @@ export async function runPlatformCli(io: PlatformCliIo): Promise<number> {
     else out(jobLine(final));
     if (final.status === 'success' || final.status === 'warning') return 0;
     const result = final['result'];
-    const message = typeof result === 'object' && result !== null && typeof (result as Record<string, unknown>)['message'] === 'string' ? `: ${(result as Record<string, string>)['message']}` : '';
+    const message =
+      typeof result === 'object' && result !== null && typeof (result as Record<string, unknown>)['message'] === 'string'
+        ? `: ${(result as Record<string, string>)['message']}`
+        : '';
     err(`${PROGRAM}: job ${final.id} ended with status "${final.status}"${message}`.replace(/\s*\n\s*/g, ' '));
     return 1;
   } catch (e) {

@@ -10,10 +10,30 @@ export interface Stack {
 
 export const STACKS: readonly Stack[] = [
   { name: 'us-east-aws', label: 'US Virginia, AWS', storageUrl: 'https://connection.keboola.com', portalUrl: 'https://api.keboola.com' },
-  { name: 'us-east-gcp', label: 'US Virginia, GCP', storageUrl: 'https://connection.us-east4.gcp.keboola.com', portalUrl: 'https://api.us-east4.gcp.keboola.com' },
-  { name: 'eu-central-aws', label: 'EU Frankfurt, AWS', storageUrl: 'https://connection.eu-central-1.keboola.com', portalUrl: 'https://api.eu-central-1.keboola.com' },
-  { name: 'eu-north-azure', label: 'EU Ireland, Azure', storageUrl: 'https://connection.north-europe.azure.keboola.com', portalUrl: 'https://api.north-europe.azure.keboola.com' },
-  { name: 'eu-west-gcp', label: 'EU Frankfurt, GCP', storageUrl: 'https://connection.europe-west3.gcp.keboola.com', portalUrl: 'https://api.europe-west3.gcp.keboola.com' },
+  {
+    name: 'us-east-gcp',
+    label: 'US Virginia, GCP',
+    storageUrl: 'https://connection.us-east4.gcp.keboola.com',
+    portalUrl: 'https://api.us-east4.gcp.keboola.com',
+  },
+  {
+    name: 'eu-central-aws',
+    label: 'EU Frankfurt, AWS',
+    storageUrl: 'https://connection.eu-central-1.keboola.com',
+    portalUrl: 'https://api.eu-central-1.keboola.com',
+  },
+  {
+    name: 'eu-north-azure',
+    label: 'EU Ireland, Azure',
+    storageUrl: 'https://connection.north-europe.azure.keboola.com',
+    portalUrl: 'https://api.north-europe.azure.keboola.com',
+  },
+  {
+    name: 'eu-west-gcp',
+    label: 'EU Frankfurt, GCP',
+    storageUrl: 'https://connection.europe-west3.gcp.keboola.com',
+    portalUrl: 'https://api.europe-west3.gcp.keboola.com',
+  },
 ];
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|localhost)$/i;
@@ -34,7 +54,8 @@ export function normaliseBaseUrl(text: string, allowHttpLoopback: boolean, what 
   } catch {
     throw new PlatformUsageError(`Invalid ${what} "${text}": not an absolute URL.`);
   }
-  if (url.username !== '' || url.password !== '') throw new PlatformUsageError(`Invalid ${what} "${url.host}": credentials in URLs are not accepted.`);
+  if (url.username !== '' || url.password !== '')
+    throw new PlatformUsageError(`Invalid ${what} "${url.host}": credentials in URLs are not accepted.`);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowHttpLoopback && isLoopbackHost(url.hostname))) {
     throw new PlatformUsageError(`Invalid ${what} "${text}": platform APIs are called over https only.`);
   }
@@ -47,7 +68,9 @@ export function resolveStack(nameOrUrl: string, allowHttpLoopback = false): { st
   const known = STACKS.find((s) => s.name === nameOrUrl);
   if (known) return { storageUrl: known.storageUrl, portalUrl: known.portalUrl };
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(nameOrUrl)) {
-    throw new PlatformUsageError(`Unknown stack "${nameOrUrl}". Use one of ${STACKS.map((s) => s.name).join(', ')}, or the stack's https:// URL.`);
+    throw new PlatformUsageError(
+      `Unknown stack "${nameOrUrl}". Use one of ${STACKS.map((s) => s.name).join(', ')}, or the stack's https:// URL.`,
+    );
   }
   const storageUrl = normaliseBaseUrl(nameOrUrl, allowHttpLoopback);
   // A multi-tenant stack given by URL still gets its portal; single-tenant portals are undetermined (01 §5.1).

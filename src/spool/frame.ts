@@ -108,4 +108,3 @@ export function decodeBatch(dec: ValueDecoder): SpooledBatch {
   for (let i = 0; i < count; i++) records[i] = dec.value();
   return { records, dataType, parentColumns, ...(digestsAt >= 0 ? { digests } : {}) };
 }
-

@@ -57,8 +57,14 @@ describe('src/ layout', () => {
 
   it('no import cycle between folders or between files', () => {
     const folders = new Set(graph.files.map(folderOf));
-    assert.deepEqual(cycles(folders, (f) => deps.get(f)?.keys() ?? []), []);
-    assert.deepEqual(cycles(graph.files, (f) => graph.imports.get(f) ?? []), []);
+    assert.deepEqual(
+      cycles(folders, (f) => deps.get(f)?.keys() ?? []),
+      [],
+    );
+    assert.deepEqual(
+      cycles(graph.files, (f) => graph.imports.get(f) ?? []),
+      [],
+    );
   });
 
   it('no hand-written file over 500 lines', () => {
@@ -87,11 +93,17 @@ describe('the import reader', () => {
       "const lazy = await import('./lazy.ts');",
       "// the text `from './comment.ts'` in a comment is not an import",
     ].join('\n');
-    assert.deepEqual(runtimeSpecifiers(source).sort(), ['../c.ts', './a.ts', './g.ts', './lazy.ts', './side.ts', './star.ts', 'node:fs'].sort());
+    assert.deepEqual(
+      runtimeSpecifiers(source).sort(),
+      ['../c.ts', './a.ts', './g.ts', './lazy.ts', './side.ts', './star.ts', 'node:fs'].sort(),
+    );
   });
 
   it('finds a cycle and names its members', () => {
     const next: Record<string, string[]> = { a: ['b'], b: ['c'], c: ['a'], d: ['a'] };
-    assert.deepEqual(cycles(Object.keys(next), (n) => next[n] ?? []), [['a', 'b', 'c']]);
+    assert.deepEqual(
+      cycles(Object.keys(next), (n) => next[n] ?? []),
+      [['a', 'b', 'c']],
+    );
   });
 });

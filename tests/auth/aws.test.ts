@@ -10,7 +10,12 @@ import { HeaderList } from '../../src/http/headers.ts';
 import type { PreparedRequest } from '../../src/http/prepared.ts';
 import { cfg, harness, header, line, startServer } from './helpers.ts';
 
-const SUITE = { accessKeyId: 'AKIDEXAMPLE', secretKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', serviceName: 'service', regionName: 'us-east-1' };
+const SUITE = {
+  accessKeyId: 'AKIDEXAMPLE',
+  secretKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+  serviceName: 'service',
+  regionName: 'us-east-1',
+};
 const SUITE_TIME = Date.UTC(2015, 7, 30, 12, 36, 0);
 
 function request(query?: string): PreparedRequest {
@@ -33,7 +38,10 @@ describe('AWS Signature V4', () => {
     assert.equal(amzDate(SUITE_TIME), '20150830T123600Z');
     const vanilla = request();
     signRequest(vanilla, SUITE, SUITE_TIME);
-    assert.deepEqual(vanilla.headers.entries.map((e) => e.name), ['User-Agent', 'Host', 'X-Amz-Date', 'Authorization']);
+    assert.deepEqual(
+      vanilla.headers.entries.map((e) => e.name),
+      ['User-Agent', 'Host', 'X-Amz-Date', 'Authorization'],
+    );
     assert.equal(vanilla.headers.get('x-amz-date'), '20150830T123600Z');
     assert.equal(
       vanilla.headers.get('authorization'),
@@ -48,19 +56,30 @@ describe('AWS Signature V4', () => {
   it('validates the credentials', () => {
     for (const key of ['accessKeyId', '#secretKey', 'serviceName', 'regionName']) {
       const creds = { accessKeyId: 'a', '#secretKey': 's', serviceName: 'execute-api', regionName: 'eu-west-1', [key]: '' };
-      assert.throws(() => createAwsSigner(cfg(creds), Date.now), (e: Error) => {
-        assert.ok(e instanceof UserError);
-        assert.equal(e.message, `Option "${key}" under "parameters.aws.signature.credentials" cannot be empty.`);
-        return true;
-      });
+      assert.throws(
+        () => createAwsSigner(cfg(creds), Date.now),
+        (e: Error) => {
+          assert.ok(e instanceof UserError);
+          assert.equal(e.message, `Option "${key}" under "parameters.aws.signature.credentials" cannot be empty.`);
+          return true;
+        },
+      );
     }
     assert.equal(awsSignerFromParameters(cfg({ aws: { signature: { credentials: {} } } }), Date.now), undefined);
-    assert.ok(awsSignerFromParameters(cfg({ aws: { signature: { credentials: { accessKeyId: 'a', '#secretKey': 's', serviceName: 'x', regionName: 'y' } } } }), Date.now));
+    assert.ok(
+      awsSignerFromParameters(
+        cfg({ aws: { signature: { credentials: { accessKeyId: 'a', '#secretKey': 's', serviceName: 'x', regionName: 'y' } } } }),
+        Date.now,
+      ),
+    );
   });
 
   it('signs every request last (login included), replacing the auth Authorization and re-encoding the query', async () => {
     const server = await startServer((r) => (r.target.startsWith('/login') ? { body: '{"t":"tok"}' } : {}));
-    const signer = createAwsSigner(cfg({ accessKeyId: 'AKID', '#secretKey': 'secret', serviceName: 'execute-api', regionName: 'eu-central-1' }), () => SUITE_TIME);
+    const signer = createAwsSigner(
+      cfg({ accessKeyId: 'AKID', '#secretKey': 'secret', serviceName: 'execute-api', regionName: 'eu-central-1' }),
+      () => SUITE_TIME,
+    );
     const h = harness({
       baseUrl: `${server.url}/`,
       signer,
@@ -69,9 +88,14 @@ describe('AWS Signature V4', () => {
     try {
       await h.send({ endpoint: 'items', params: { q: 'a b~', z: '1' }, headers: { 'X-Custom': 'v' } });
       const [login, items] = server.requests;
-      for (const [r, signed] of [[login!, 'host;x-amz-date'], [items!, 'host;x-amz-date;x-custom']] as const) {
+      for (const [r, signed] of [
+        [login!, 'host;x-amz-date'],
+        [items!, 'host;x-amz-date;x-custom'],
+      ] as const) {
         assert.equal(header(r, 'x-amz-date'), '20150830T123600Z');
-        const re = new RegExp(`^AWS4-HMAC-SHA256 Credential=AKID/20150830/eu-central-1/execute-api/aws4_request, SignedHeaders=${signed}, Signature=[0-9a-f]{64}$`);
+        const re = new RegExp(
+          `^AWS4-HMAC-SHA256 Credential=AKID/20150830/eu-central-1/execute-api/aws4_request, SignedHeaders=${signed}, Signature=[0-9a-f]{64}$`,
+        );
         assert.match(header(r, 'authorization')!, re);
       }
       assert.equal(line(items!), 'GET /items?q=a%20b~&z=1');
@@ -86,7 +110,9 @@ describe('AWS Signature V4', () => {
 
 const EXAMPLE_143 = '/work/shared/conformance/examples/143-aws-signature-request/config.json';
 
-it('143-aws-signature-request: the replay server accepts the signed request', { skip: !fs.existsSync(EXAMPLE_143) && 'examples not found' }, async () => {
+it('143-aws-signature-request: the replay server accepts the signed request', {
+  skip: !fs.existsSync(EXAMPLE_143) && 'examples not found',
+}, async () => {
   const config = decodeJson(fs.readFileSync(EXAMPLE_143, 'utf8'), 'config');
   const parameters = member(config, 'parameters');
   const signer = awsSignerFromParameters(parameters, () => SUITE_TIME);
@@ -97,7 +123,10 @@ it('143-aws-signature-request: the replay server accepts the signed request', { 
     const res = await h.send({ endpoint: 'users' });
     assert.equal(res.status, 200);
     assert.equal(server.requests.at(-1)!.matched, '143-aws-signature-request/users');
-    assert.match(server.requests.at(-1)!.headers['authorization']!, /^AWS4-HMAC-SHA256 Credential=testAccessKey\/20150830\/testRegion\/testService\/aws4_request, /);
+    assert.match(
+      server.requests.at(-1)!.headers['authorization']!,
+      /^AWS4-HMAC-SHA256 Credential=testAccessKey\/20150830\/testRegion\/testService\/aws4_request, /,
+    );
   } finally {
     h.close();
     await server.close();

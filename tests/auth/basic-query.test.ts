@@ -9,16 +9,16 @@ describe('method selection', () => {
   it('logs no authentication for PHP-empty types and rejects unknown ones', async () => {
     for (const type of [undefined, '', null, 0, '0', false]) {
       const h = harness({ baseUrl: 'http://127.0.0.1:1/', authentication: type === undefined ? {} : { type } });
-      assert.ok(h.lines.some((l) => l.includes('Using no authentication.')), String(type));
+      assert.ok(
+        h.lines.some((l) => l.includes('Using no authentication.')),
+        String(type),
+      );
       h.close();
     }
     const e = setupError({ authentication: { type: 'Basic' } });
     assert.ok(e instanceof UserError);
     assert.equal(e.message, "Unknown authorization type 'Basic'.");
-    assert.deepEqual(
-      [...authMethodTypes()].sort(),
-      ['basic', 'login', 'oauth10', 'oauth20', 'oauth20.login', 'query', 'url.query'],
-    );
+    assert.deepEqual([...authMethodTypes()].sort(), ['basic', 'login', 'oauth10', 'oauth20', 'oauth20.login', 'query', 'url.query']);
   });
 });
 
@@ -41,7 +41,9 @@ describe('basic', () => {
         assert.equal(header(r, 'accept'), 'application/json');
       }
       // The header is spelled by the auth step and moved to the end.
-      const names = server.requests[1]!.rawHeaders.filter((_, i) => i % 2 === 0 && !/^connection$/i.test(server.requests[1]!.rawHeaders[i]!));
+      const names = server.requests[1]!.rawHeaders.filter(
+        (_, i) => i % 2 === 0 && !/^connection$/i.test(server.requests[1]!.rawHeaders[i]!),
+      );
       assert.equal(names.at(-1), 'Authorization');
       assert.ok(!names.includes('authorization'));
       const debug = h.lines.filter((l) => l.includes('GET /078-basic-auth/users HTTP/1.1'));
@@ -129,7 +131,10 @@ describe('query', () => {
         type: 'query',
         query: {
           apiToken: { attr: '#token' },
-          signature: { function: 'sha1', args: [{ function: 'concat', args: [{ query: 'type' }, { request: 'resource' }, { request: 'port' }] }] },
+          signature: {
+            function: 'sha1',
+            args: [{ function: 'concat', args: [{ query: 'type' }, { request: 'resource' }, { request: 'port' }] }],
+          },
         },
       },
       attributes: { '#token': 'tok' },
@@ -172,7 +177,9 @@ describe('query', () => {
       assert.equal(line(server.requests[0]!), 'GET /x?k=v');
       assert.ok(h.lines.some((l) => l.includes("WARNING: Method 'url.query' auth is deprecated, use 'query'.")));
       assert.ok(h.lines.some((l) => l.includes("WARNING: Using 'api.query' is deprecated, use 'api.authentication.query ")));
-      assert.ok(h.lines.findIndex((l) => l.includes("Using 'url.query' authentication.")) < h.lines.findIndex((l) => l.includes('deprecated')));
+      assert.ok(
+        h.lines.findIndex((l) => l.includes("Using 'url.query' authentication.")) < h.lines.findIndex((l) => l.includes('deprecated')),
+      );
     } finally {
       h.close();
       await server.close();

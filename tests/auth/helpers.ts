@@ -92,7 +92,8 @@ export function harness(options: HarnessOptions): Harness {
   };
   const authenticator = createAuthenticator(setup);
   const transportOptions = { connectTimeoutMs: 5000, requestTimeoutMs: 5000 };
-  const transport = options.routeToPort !== undefined ? new RoutedTransport(transportOptions, options.routeToPort) : new Transport(transportOptions);
+  const transport =
+    options.routeToPort !== undefined ? new RoutedTransport(transportOptions, options.routeToPort) : new Transport(transportOptions);
   const client = new HttpClient({
     transport,
     retry: { ...DEFAULT_RETRY, maxRetries: 2 },
@@ -102,7 +103,11 @@ export function harness(options: HarnessOptions): Harness {
     sleep: async () => {},
     nowMs: () => clock.ms,
   });
-  const settings = { baseUrl: options.baseUrl, clientHeaders, defaultOptions: options.defaultOptions === undefined ? undefined : cfg(options.defaultOptions) };
+  const settings = {
+    baseUrl: options.baseUrl,
+    clientHeaders,
+    defaultOptions: options.defaultOptions === undefined ? undefined : cfg(options.defaultOptions),
+  };
   return {
     logger,
     lines,

@@ -6,7 +6,10 @@ import { UserError } from '../../src/errors/UserError.ts';
 import { harness, header, line, setupError, startServer, type Received, type Reply } from './helpers.ts';
 
 /** Answers `/login`-like paths with `login`, everything else with `[]`. */
-function loginServer(login: (r: Received, n: number) => Reply, isLogin = (r: Received) => r.target.includes('login') || r.target.includes('token')) {
+function loginServer(
+  login: (r: Received, n: number) => Reply,
+  isLogin = (r: Received) => r.target.includes('login') || r.target.includes('token'),
+) {
   let logins = 0;
   return startServer((r) => (isLogin(r) ? login(r, logins++) : {}));
 }
@@ -76,7 +79,12 @@ describe('login: wire', () => {
     const server = await loginServer(() => ({ body: 'a1b2c3d435f6\n', headers: { 'Content-Type': 'text/plain' } }));
     const h = harness({
       baseUrl: `${server.url}/128/`,
-      authentication: { type: 'login', format: 'text', loginRequest: { endpoint: 'login' }, apiRequest: { query: { token: { response: 'data' } } } },
+      authentication: {
+        type: 'login',
+        format: 'text',
+        loginRequest: { endpoint: 'login' },
+        apiRequest: { query: { token: { response: 'data' } } },
+      },
     });
     try {
       await h.send({ endpoint: 'users' });
@@ -91,7 +99,12 @@ describe('login: wire', () => {
     const server = await loginServer(() => ({ body: 'a1b2c3d435f6', headers: { 'Content-Type': 'text/plain' } }));
     const h = harness({
       baseUrl: `${server.url}/128/`,
-      authentication: { type: 'login', format: 'text', loginRequest: { endpoint: 'login' }, apiRequest: { headers: { 'X-ApiToken': { response: 'data' } } } },
+      authentication: {
+        type: 'login',
+        format: 'text',
+        loginRequest: { endpoint: 'login' },
+        apiRequest: { headers: { 'X-ApiToken': { response: 'data' } } },
+      },
     });
     try {
       await h.send({ endpoint: 'users' });
@@ -151,7 +164,11 @@ describe('login: wire', () => {
     const server = await loginServer(() => ({ body: JSON.stringify({ auth: { token: 'auth' }, ids: [1, 2] }) }));
     const h = harness({
       baseUrl: `${server.url}/`,
-      authentication: { type: 'login', loginRequest: { endpoint: 'login' }, apiRequest: { query: { id: 'ids' }, headers: { 'X-Ids': 'ids' } } },
+      authentication: {
+        type: 'login',
+        loginRequest: { endpoint: 'login' },
+        apiRequest: { query: { id: 'ids' }, headers: { 'X-Ids': 'ids' } },
+      },
     });
     try {
       await h.send({ endpoint: 'x' });
@@ -164,7 +181,11 @@ describe('login: wire', () => {
     const server2 = await loginServer(() => ({ body: JSON.stringify({ auth: { token: 'auth' } }) }));
     const h2 = harness({
       baseUrl: `${server2.url}/`,
-      authentication: { type: 'login', loginRequest: { endpoint: 'login' }, apiRequest: { headers: { 'X-Token': { response: 'auth.token' } } } },
+      authentication: {
+        type: 'login',
+        loginRequest: { endpoint: 'login' },
+        apiRequest: { headers: { 'X-Token': { response: 'auth.token' } } },
+      },
     });
     try {
       // The token value "auth" is itself a path to an object (pitfall a).
@@ -197,7 +218,9 @@ describe('login: wire', () => {
   });
 
   it('worked example F: FORM login at an absolute endpoint, array indices in paths (080)', async () => {
-    const other = await startServer(() => ({ body: JSON.stringify({ authentication: [{ secret: 'a1b2c3d435f6' }, { token: { id: 123 } }] }) }));
+    const other = await startServer(() => ({
+      body: JSON.stringify({ authentication: [{ secret: 'a1b2c3d435f6' }, { token: { id: 123 } }] }),
+    }));
     const server = await startServer();
     const h = harness({
       baseUrl: `${server.url}/080-login-auth-query/`,
@@ -236,7 +259,12 @@ describe('login: wire', () => {
         type: 'login',
         loginRequest: { endpoint: 'login' },
         apiRequest: {
-          query: { auth: { function: 'sha1', args: [{ function: 'concat', args: [{ attr: '#login' }, ':', { response: 'authorization.token' }] }] } },
+          query: {
+            auth: {
+              function: 'sha1',
+              args: [{ function: 'concat', args: [{ attr: '#login' }, ':', { response: 'authorization.token' }] }],
+            },
+          },
         },
       },
     });
@@ -256,7 +284,11 @@ describe('login: wire', () => {
       attributes: { who: 'a b~c' },
       authentication: {
         type: 'login',
-        loginRequest: { endpoint: 'login?fixed=1', method: 'get', params: { user: { attr: 'who' }, n: null, t: true, f: false, nested: { a: [1] } } },
+        loginRequest: {
+          endpoint: 'login?fixed=1',
+          method: 'get',
+          params: { user: { attr: 'who' }, n: null, t: true, f: false, nested: { a: [1] } },
+        },
         apiRequest: { query: { t: { response: 't' } } },
       },
     });
@@ -273,7 +305,10 @@ describe('login: wire', () => {
       ['FORM', '', 'application/x-www-form-urlencoded'],
     ] as const) {
       const s = await loginServer(() => ({ body: '{}' }));
-      const hh = harness({ baseUrl: `${s.url}/`, authentication: { type: 'login', loginRequest: { endpoint: 'login', method, headers: { 'Content-Type': 'text/plain' } } } });
+      const hh = harness({
+        baseUrl: `${s.url}/`,
+        authentication: { type: 'login', loginRequest: { endpoint: 'login', method, headers: { 'Content-Type': 'text/plain' } } },
+      });
       try {
         await hh.send({ endpoint: 'x' });
         assert.equal(line(s.requests[0]!), 'POST /login');
@@ -293,7 +328,11 @@ describe('login: wire', () => {
       attributes: { '#pw': 'p/é' },
       authentication: {
         type: 'login',
-        loginRequest: { endpoint: 'login', method: 'POST', params: { pw: { attr: '#pw' }, ratio: 0.1, nested: { f: { function: 'concat', args: ['a', 1] }, e: {} } } },
+        loginRequest: {
+          endpoint: 'login',
+          method: 'POST',
+          params: { pw: { attr: '#pw' }, ratio: 0.1, nested: { f: { function: 'concat', args: ['a', 1] }, e: {} } },
+        },
       },
     });
     try {
@@ -320,7 +359,13 @@ describe('login: wire', () => {
           params: { grant_type: 'client_credentials' },
           headers: {
             Accept: 'application/json',
-            Authorization: { function: 'concat', args: ['Basic ', { function: 'base64_encode', args: [{ function: 'concat', args: [{ attr: 'id' }, ':', { attr: '#secret' }] }] }] },
+            Authorization: {
+              function: 'concat',
+              args: [
+                'Basic ',
+                { function: 'base64_encode', args: [{ function: 'concat', args: [{ attr: 'id' }, ':', { attr: '#secret' }] }] },
+              ],
+            },
           },
         },
         apiRequest: { headers: { 'X-Token': { response: 'tok' } } },
@@ -348,7 +393,9 @@ describe('login: when it happens (expires, injected clock)', () => {
   const clock = { ms: 0 };
   /** `loginBody`: text with `$N` (login number) and `$T+n` (whole seconds of the clock at login, plus n). */
   async function scenario(expires: unknown, loginBody: string, steps: number[], authExtra: Record<string, unknown> = {}) {
-    const server = await loginServer((_r, n) => ({ body: loginBody.replace('$N', String(n)).replace(/\$T\+(\d+)/g, (_m, d: string) => String(Math.floor(clock.ms / 1000) + Number(d))) }));
+    const server = await loginServer((_r, n) => ({
+      body: loginBody.replace('$N', String(n)).replace(/\$T\+(\d+)/g, (_m, d: string) => String(Math.floor(clock.ms / 1000) + Number(d))),
+    }));
     const h = harness({
       baseUrl: `${server.url}/`,
       clock,
@@ -385,13 +432,29 @@ describe('login: when it happens (expires, injected clock)', () => {
   });
 
   it('numeric expires: strictly after now + N whole seconds', async () => {
-    assert.deepEqual(await scenario(3600, '{"t":"$N"}', [0, 3600000, 1000]), ['GET /login', 'GET /data?t=0', 'GET /data?t=0', 'GET /login', 'GET /data?t=1']);
-    assert.deepEqual(await scenario('10', '{"t":"$N"}', [0, 10999, 1]), ['GET /login', 'GET /data?t=0', 'GET /data?t=0', 'GET /login', 'GET /data?t=1']);
+    assert.deepEqual(await scenario(3600, '{"t":"$N"}', [0, 3600000, 1000]), [
+      'GET /login',
+      'GET /data?t=0',
+      'GET /data?t=0',
+      'GET /login',
+      'GET /data?t=1',
+    ]);
+    assert.deepEqual(await scenario('10', '{"t":"$N"}', [0, 10999, 1]), [
+      'GET /login',
+      'GET /data?t=0',
+      'GET /data?t=0',
+      'GET /login',
+      'GET /data?t=1',
+    ]);
   });
 
   it('non-numeric scalars that passed validation never expire (true, " 5 ")', async () => {
     for (const expires of [true, ' 5 ', false, '']) {
-      assert.deepEqual(await scenario(expires, '{"t":"$N"}', [0, 100000]), ['GET /login', 'GET /data?t=0', 'GET /data?t=0'], JSON.stringify(expires));
+      assert.deepEqual(
+        await scenario(expires, '{"t":"$N"}', [0, 100000]),
+        ['GET /login', 'GET /data?t=0', 'GET /data?t=0'],
+        JSON.stringify(expires),
+      );
     }
   });
 
@@ -399,22 +462,45 @@ describe('login: when it happens (expires, injected clock)', () => {
     const t0 = 1_600_000_000;
     // absolute integer timestamp
     assert.deepEqual(await scenario({ response: 'exp' }, '{"t":"$N","exp":$T+5}', [0, 5000, 1000]), [
-      'GET /login', 'GET /data?t=0', 'GET /data?t=0', 'GET /login', 'GET /data?t=1',
+      'GET /login',
+      'GET /data?t=0',
+      'GET /data?t=0',
+      'GET /login',
+      'GET /data?t=1',
     ]);
     // relative
     assert.deepEqual(await scenario({ response: 'auth.ttl', relative: true }, '{"t":"$N","auth":{"ttl":60}}', [0, 60000, 1000]), [
-      'GET /login', 'GET /data?t=0', 'GET /data?t=0', 'GET /login', 'GET /data?t=1',
+      'GET /login',
+      'GET /data?t=0',
+      'GET /data?t=0',
+      'GET /login',
+      'GET /data?t=1',
     ]);
     // "-0 second" (083): expiry = now, re-login once the second changes
     assert.deepEqual(await scenario({ response: 'e' }, '{"t":"$N","e":"-0 second"}', [0, 200, 1000]), [
-      'GET /login', 'GET /data?t=0', 'GET /data?t=0', 'GET /login', 'GET /data?t=1',
+      'GET /login',
+      'GET /data?t=0',
+      'GET /data?t=0',
+      'GET /login',
+      'GET /data?t=1',
     ]);
     // a UTC date string (the second login gets the same date, now in the past)
     const date = new Date((t0 + 30) * 1000).toISOString().replace('T', ' ').slice(0, 19);
-    assert.deepEqual(await scenario({ response: 'e' }, `{"t":"$N","e":"${date}"}`, [0, 30000]), ['GET /login', 'GET /data?t=0', 'GET /data?t=0']);
-    await assert.rejects(scenario({ response: 'e' }, `{"t":"$N","e":"${date}"}`, [0, 31000]), /expiry time before current time: '2020-09-13 12:27:10'/);
+    assert.deepEqual(await scenario({ response: 'e' }, `{"t":"$N","e":"${date}"}`, [0, 30000]), [
+      'GET /login',
+      'GET /data?t=0',
+      'GET /data?t=0',
+    ]);
+    await assert.rejects(
+      scenario({ response: 'e' }, `{"t":"$N","e":"${date}"}`, [0, 31000]),
+      /expiry time before current time: '2020-09-13 12:27:10'/,
+    );
     // missing or null: never expires
-    assert.deepEqual(await scenario({ response: 'nope' }, '{"t":"$N","nope":null}', [0, 1e9]), ['GET /login', 'GET /data?t=0', 'GET /data?t=0']);
+    assert.deepEqual(await scenario({ response: 'nope' }, '{"t":"$N","nope":null}', [0, 1e9]), [
+      'GET /login',
+      'GET /data?t=0',
+      'GET /data?t=0',
+    ]);
   });
 
   it('object form: expiry before now is a user error (numeric strings go through strtotime)', async () => {
@@ -440,7 +526,12 @@ describe('login: when it happens (expires, injected clock)', () => {
     });
     const h = harness({
       baseUrl: `${server.url}/`,
-      authentication: { type: 'login', loginRequest: { endpoint: 'login' }, apiRequest: { query: { t: { response: 't' } } }, expires: '-1' },
+      authentication: {
+        type: 'login',
+        loginRequest: { endpoint: 'login' },
+        apiRequest: { query: { t: { response: 't' } } },
+        expires: '-1',
+      },
     });
     try {
       await h.send({ endpoint: 'data' });
@@ -457,7 +548,12 @@ describe('login: responses and errors', () => {
     const server = await loginServer(() => reply);
     const h = harness({
       baseUrl: `${server.url}/`,
-      authentication: { type: 'login', ...(format ? { format } : {}), loginRequest: { endpoint: 'login' }, apiRequest: { query: { v: { response: 'data' } } } },
+      authentication: {
+        type: 'login',
+        ...(format ? { format } : {}),
+        loginRequest: { endpoint: 'login' },
+        apiRequest: { query: { v: { response: 'data' } } },
+      },
     });
     try {
       await h.send({ endpoint: 'x' });
@@ -490,7 +586,10 @@ describe('login: responses and errors', () => {
     }
     await assert.rejects(loginWith({ status: 401, body: '{"error":"denied"}' }, 'text'), (e: Error) => {
       assert.ok(e instanceof UserError);
-      assert.match(e.message, /^The API request failed: \[401\] Client error: `GET http:\/\/127\.0\.0\.1:\d+\/login` resulted in a `401 Unauthorized` response/);
+      assert.match(
+        e.message,
+        /^The API request failed: \[401\] Client error: `GET http:\/\/127\.0\.0\.1:\d+\/login` resulted in a `401 Unauthorized` response/,
+      );
       return true;
     });
   });
@@ -502,7 +601,8 @@ describe('login: responses and errors', () => {
       [{ type: 'login' }, "'loginRequest' is not configured for Login authentication"],
       [{ type: 'login', loginRequest: { endpoint: '0' } }, 'Request endpoint must be set for the Login authentication method.'],
     ];
-    const expiresMessage = "The 'expires' attribute must be either an integer or an array with 'response' key containing a path in the response";
+    const expiresMessage =
+      "The 'expires' attribute must be either an integer or an array with 'response' key containing a path in the response";
     for (const bad of ['never', '1e3', '05', 3.5, { relative: true }, { response: '' }, ['a'], '99999999999999999999']) {
       cases.push([{ type: 'login', loginRequest: { endpoint: 'x' }, expires: bad }, expiresMessage]);
     }
@@ -512,7 +612,11 @@ describe('login: responses and errors', () => {
       assert.equal(e.message, message, JSON.stringify(authentication));
     }
     for (const good of ['3600', '-1', ' 5 ', '+5', 3.0, true, 0, '0', '', false, { response: 'a.b' }, -7]) {
-      assert.equal(setupError({ authentication: { type: 'login', loginRequest: { endpoint: 'x' }, expires: good } }), undefined, JSON.stringify(good));
+      assert.equal(
+        setupError({ authentication: { type: 'login', loginRequest: { endpoint: 'x' }, expires: good } }),
+        undefined,
+        JSON.stringify(good),
+      );
     }
     for (const format of ['', null, 'json', 'text']) {
       assert.equal(setupError({ authentication: { type: 'login', format, loginRequest: { endpoint: 'x' } } }), undefined);
@@ -526,7 +630,10 @@ describe('login: responses and errors', () => {
       [{ endpoint: 'login', params: 'abc' }, `Expected 'object' type, given 'string' type, value '"abc"'.`],
       [{ endpoint: 'login', headers: 12 }, `Expected 'object' type, given 'integer' type, value '12'.`],
       [{ endpoint: 'login', headers: { X: { not: 'a function' } } }, 'Invalid configuration: invalid type "object" in headers at path: X'],
-      [{ endpoint: 'login', params: { a: { attr: 'nope' } } }, "User script error: Error evaluating user function - attr 'nope' not found!"],
+      [
+        { endpoint: 'login', params: { a: { attr: 'nope' } } },
+        "User script error: Error evaluating user function - attr 'nope' not found!",
+      ],
     ];
     for (const [loginRequest, message] of cases) {
       const server = await startServer();

@@ -23,7 +23,10 @@ describe('oauth20.login', () => {
       oauthCredentials: CREDS,
       authentication: {
         type: 'oauth20.login',
-        loginRequest: { endpoint: 'token', headers: { 'X-Refresh-Token': { user: 'refresh_token' }, 'X-App-Key': { consumer: 'client_id' } } },
+        loginRequest: {
+          endpoint: 'token',
+          headers: { 'X-Refresh-Token': { user: 'refresh_token' }, 'X-App-Key': { consumer: 'client_id' } },
+        },
         apiRequest: { headers: { 'X-Access-Token': 'credentials.access_token' } },
       },
     });
@@ -42,7 +45,9 @@ describe('oauth20.login', () => {
   });
 
   it('114-oauth2-google: FORM refresh with consumer/user params, token in the query', async () => {
-    const server = await startServer((r) => (r.target.includes('token') ? { body: '{"access_token":"mkoijn098uhbygv","expires_in":3600}' } : {}));
+    const server = await startServer((r) =>
+      r.target.includes('token') ? { body: '{"access_token":"mkoijn098uhbygv","expires_in":3600}' } : {},
+    );
     const h = harness({
       baseUrl: `${server.url}/114/`,
       oauthCredentials: { '#data': '{"refresh_token":"efgh56789"}', appKey: 'clientId1234asdf', '#appSecret': 'clientSecret5678ghjk' },
@@ -63,7 +68,10 @@ describe('oauth20.login', () => {
     });
     try {
       await h.send({ endpoint: 'reports' });
-      assert.equal(server.requests[0]!.body, 'client_id=clientId1234asdf&client_secret=clientSecret5678ghjk&refresh_token=efgh56789&grant_type=refresh_token');
+      assert.equal(
+        server.requests[0]!.body,
+        'client_id=clientId1234asdf&client_secret=clientSecret5678ghjk&refresh_token=efgh56789&grant_type=refresh_token',
+      );
       assert.equal(line(server.requests[1]!), 'GET /114/reports?access_token=mkoijn098uhbygv');
     } finally {
       h.close();
@@ -76,7 +84,11 @@ describe('oauth20.login', () => {
     const h = harness({
       baseUrl: `${server.url}/`,
       oauthCredentials: CREDS,
-      authentication: { type: 'oauth20.login', loginRequest: { endpoint: 'token' }, apiRequest: { headers: { X: { consumer: 'client_id' } } } },
+      authentication: {
+        type: 'oauth20.login',
+        loginRequest: { endpoint: 'token' },
+        apiRequest: { headers: { X: { consumer: 'client_id' } } },
+      },
     });
     try {
       await assert.rejects(h.send({ endpoint: 'x' }), ApplicationError, 'the plain object fails as a header');
@@ -88,11 +100,23 @@ describe('oauth20.login', () => {
 
   it('validations: login checks first, then the credentials', () => {
     const auth = { type: 'oauth20.login', loginRequest: { endpoint: 'token' } };
-    userError(setupError({ authentication: { type: 'oauth20.login' }, oauthCredentials: CREDS }), "'loginRequest' is not configured for Login authentication");
+    userError(
+      setupError({ authentication: { type: 'oauth20.login' }, oauthCredentials: CREDS }),
+      "'loginRequest' is not configured for Login authentication",
+    );
     userError(setupError({ authentication: auth }), 'OAuth API credentials not supplied in config');
-    userError(setupError({ authentication: auth, oauthCredentials: { ...CREDS, '#data': '' } }), "Missing '#data' for OAuth 2.0 authorization");
-    userError(setupError({ authentication: auth, oauthCredentials: { ...CREDS, appKey: '0' } }), "Missing 'appKey' for OAuth 2.0 authorization");
-    userError(setupError({ authentication: auth, oauthCredentials: { ...CREDS, '#appSecret': null } }), "Missing '#appSecret' for OAuth 2.0 authorization");
+    userError(
+      setupError({ authentication: auth, oauthCredentials: { ...CREDS, '#data': '' } }),
+      "Missing '#data' for OAuth 2.0 authorization",
+    );
+    userError(
+      setupError({ authentication: auth, oauthCredentials: { ...CREDS, appKey: '0' } }),
+      "Missing 'appKey' for OAuth 2.0 authorization",
+    );
+    userError(
+      setupError({ authentication: auth, oauthCredentials: { ...CREDS, '#appSecret': null } }),
+      "Missing '#appSecret' for OAuth 2.0 authorization",
+    );
     userError(setupError({ authentication: auth, oauthCredentials: { ...CREDS, '#data': '{nope' } }), 'The OAuth data is not a valid JSON');
     assert.ok(setupError({ authentication: auth, oauthCredentials: { ...CREDS, '#data': '"str"' } }) instanceof ApplicationError);
     assert.equal(setupError({ authentication: { ...auth, format: 'text' }, oauthCredentials: CREDS }), undefined);
@@ -137,7 +161,19 @@ describe('oauth20', () => {
           page: { function: 'concat', args: [{ query: 'page' }, '-', { authorization: 'data.nested.list.1' }] },
         },
         headers: {
-          'X-Sig': { function: 'implode', args: ['|', [{ authorization: 'clientId' }, { authorization: 'nonce' }, { authorization: 'timestamp' }, { request: 'queryString' }, { request: 'method' }]] },
+          'X-Sig': {
+            function: 'implode',
+            args: [
+              '|',
+              [
+                { authorization: 'clientId' },
+                { authorization: 'nonce' },
+                { authorization: 'timestamp' },
+                { request: 'queryString' },
+                { request: 'method' },
+              ],
+            ],
+          },
         },
       },
     });
@@ -175,9 +211,18 @@ describe('oauth20', () => {
   it('validations', () => {
     const auth = { type: 'oauth20' };
     userError(setupError({ authentication: auth }), 'OAuth API credentials not supplied in configuration.');
-    userError(setupError({ authentication: auth, oauthCredentials: { ...CREDS, '#data': '' } }), "Missing '#data' for OAuth 2.0 authorization.");
-    userError(setupError({ authentication: auth, oauthCredentials: { ...CREDS, appKey: '' } }), "Missing 'appKey' for OAuth 2.0 authorization.");
-    userError(setupError({ authentication: auth, oauthCredentials: { ...CREDS, '#appSecret': '0' } }), "Missing '#appSecret' for OAuth 2.0 authorization.");
+    userError(
+      setupError({ authentication: auth, oauthCredentials: { ...CREDS, '#data': '' } }),
+      "Missing '#data' for OAuth 2.0 authorization.",
+    );
+    userError(
+      setupError({ authentication: auth, oauthCredentials: { ...CREDS, appKey: '' } }),
+      "Missing 'appKey' for OAuth 2.0 authorization.",
+    );
+    userError(
+      setupError({ authentication: auth, oauthCredentials: { ...CREDS, '#appSecret': '0' } }),
+      "Missing '#appSecret' for OAuth 2.0 authorization.",
+    );
     userError(setupError({ authentication: { ...auth, format: 'xml' }, oauthCredentials: CREDS }), "Unknown OAuth data format 'xml'.");
     const e = setupError({ authentication: { ...auth, format: 'json' }, oauthCredentials: { ...CREDS, '#data': 'not json' } });
     assert.ok(e instanceof ApplicationError);
@@ -185,7 +230,12 @@ describe('oauth20', () => {
   });
 });
 
-function prepared(method: PreparedRequest['method'], url: { scheme: 'http' | 'https'; host: string; port?: number; path: string; query?: string }, headers: [string, string][] = [], body?: string): PreparedRequest {
+function prepared(
+  method: PreparedRequest['method'],
+  url: { scheme: 'http' | 'https'; host: string; port?: number; path: string; query?: string },
+  headers: [string, string][] = [],
+  body?: string,
+): PreparedRequest {
   return {
     method,
     url: { scheme: url.scheme, userinfo: undefined, host: url.host, port: url.port, path: url.path, query: url.query },
@@ -221,7 +271,12 @@ describe('oauth10', () => {
     const value = oauth1Header(request, keys, 'kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg', 1318622958);
     assert.match(value, / oauth_signature="hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D", /);
     // A JSON body is not signed.
-    const json = prepared('POST', { scheme: 'https', host: 'api.twitter.com', path: '/1.1/statuses/update.json', query: 'include_entities=true' }, [['Content-Type', 'application/json']], 'status=x');
+    const json = prepared(
+      'POST',
+      { scheme: 'https', host: 'api.twitter.com', path: '/1.1/statuses/update.json', query: 'include_entities=true' },
+      [['Content-Type', 'application/json']],
+      'status=x',
+    );
     assert.doesNotMatch(oauth1Header(json, keys, 'kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg', 1318622958), /hCtSmYh/);
   });
 
@@ -263,18 +318,39 @@ describe('oauth10', () => {
     const data = (d: string) => ({ '#data': d, appKey: 'k', '#appSecret': 's' });
     userError(setupError({ authentication: auth }), 'OAuth API credentials not supplied in configuration.');
     userError(setupError({ authentication: auth, oauthCredentials: { appKey: 'k' } }), "Missing '#data' for OAuth 1.0 authorization.");
-    userError(setupError({ authentication: auth, oauthCredentials: { '#data': '{}', '#appSecret': 's' } }), "Missing 'appKey' for OAuth 1.0 authorization.");
-    userError(setupError({ authentication: auth, oauthCredentials: { '#data': '{}', appKey: 'k' } }), "Missing '#appSecret' for OAuth 1.0 authorization.");
+    userError(
+      setupError({ authentication: auth, oauthCredentials: { '#data': '{}', '#appSecret': 's' } }),
+      "Missing 'appKey' for OAuth 1.0 authorization.",
+    );
+    userError(
+      setupError({ authentication: auth, oauthCredentials: { '#data': '{}', appKey: 'k' } }),
+      "Missing '#appSecret' for OAuth 1.0 authorization.",
+    );
     userError(setupError({ authentication: auth, oauthCredentials: data('{x') }), 'The OAuth #data is not a valid JSON.');
-    for (const [json, type] of [['[]', 'array'], ['"s"', 'string'], ['1', 'integer'], ['1.5', 'double'], ['true', 'boolean'], ['null', 'NULL']]) {
-      userError(setupError({ authentication: auth, oauthCredentials: data(json!) }), `Key 'oauth_api.credentials'.#data must be object, given '${type}'.`);
+    for (const [json, type] of [
+      ['[]', 'array'],
+      ['"s"', 'string'],
+      ['1', 'integer'],
+      ['1.5', 'double'],
+      ['true', 'boolean'],
+      ['null', 'NULL'],
+    ]) {
+      userError(
+        setupError({ authentication: auth, oauthCredentials: data(json!) }),
+        `Key 'oauth_api.credentials'.#data must be object, given '${type}'.`,
+      );
     }
-    userError(setupError({ authentication: auth, oauthCredentials: data('{"oauth_token":null}') }), "Missing 'oauth_api.credentials.#data.oauth_token' for OAuth 1.0 authorization.");
-    userError(setupError({ authentication: auth, oauthCredentials: data('{"oauth_token":"t"}') }), "Missing 'oauth_api.credentials.#data.oauth_token_secret' for OAuth 1.0 authorization.");
+    userError(
+      setupError({ authentication: auth, oauthCredentials: data('{"oauth_token":null}') }),
+      "Missing 'oauth_api.credentials.#data.oauth_token' for OAuth 1.0 authorization.",
+    );
+    userError(
+      setupError({ authentication: auth, oauthCredentials: data('{"oauth_token":"t"}') }),
+      "Missing 'oauth_api.credentials.#data.oauth_token_secret' for OAuth 1.0 authorization.",
+    );
     assert.equal(setupError({ authentication: auth, oauthCredentials: data('{"oauth_token":"t","oauth_token_secret":""}') }), undefined);
   });
 });
-
 
 describe('nonce source', () => {
   it('values not in the required hex form are hashed into it (fresh per attempt)', async () => {
@@ -286,7 +362,10 @@ describe('nonce source', () => {
     assert.match(a, /^[0-9a-f]{40}$/);
     assert.notEqual(a, b);
     assert.match(nonceOf(source, 16), /^[0-9a-f]{16}$/);
-    assert.equal(nonceOf(() => '605cce2a2f687253', 16), '605cce2a2f687253');
+    assert.equal(
+      nonceOf(() => '605cce2a2f687253', 16),
+      '605cce2a2f687253',
+    );
     const { randomHexNonce } = await import('../../src/auth/index.ts');
     assert.match(randomHexNonce(40), /^[0-9a-f]{40}$/);
     assert.match(randomHexNonce(16), /^[0-9a-f]{16}$/);

@@ -24,7 +24,16 @@ function example(name: string): { config: Value; recorded: string; json: unknown
   return { config: decodeJson(text, 'config'), recorded, json: JSON.parse(text) };
 }
 
-async function replay(name: string, recorded: string, json: { parameters: { api: { baseUrl: string; authentication: unknown }; config: Record<string, unknown> }; authorization: { oauth_api: { credentials: unknown } } }, nowMs: number, nonce: string) {
+async function replay(
+  name: string,
+  recorded: string,
+  json: {
+    parameters: { api: { baseUrl: string; authentication: unknown }; config: Record<string, unknown> };
+    authorization: { oauth_api: { credentials: unknown } };
+  },
+  nowMs: number,
+  nonce: string,
+) {
   const server = await startMockServer({ dir: EXAMPLES });
   const { jobs: _jobs, ...attributes } = json.parameters.config;
   const nonces: number[] = [];

@@ -34,12 +34,18 @@ it('debug logs never contain secrets, for every auth type', async () => {
   const oauth2Data = JSON.stringify({ access_token: SECRETS.accessToken, mac_secret: SECRETS.macSecret, refresh_token: SECRETS.refresh });
   const cases: Record<string, Omit<HarnessOptions, 'baseUrl'>> = {
     basic: { authentication: { type: 'basic' }, attributes: { '#username': SECRETS.user, '#password': SECRETS.password } },
-    query: { authentication: { type: 'query', query: { key: { attr: '#key' }, sig: { function: 'md5', args: [{ attr: '#key' }] } } }, attributes: { '#key': SECRETS.key } },
+    query: {
+      authentication: { type: 'query', query: { key: { attr: '#key' }, sig: { function: 'md5', args: [{ attr: '#key' }] } } },
+      attributes: { '#key': SECRETS.key },
+    },
     login: {
       authentication: {
         type: 'login',
         loginRequest: { endpoint: 'login', params: { user: { attr: '#user' }, password: { attr: '#password' } } },
-        apiRequest: { headers: { Authorization: { function: 'concat', args: ['Bearer ', { response: 'token' }] } }, query: { k: { attr: '#user' } } },
+        apiRequest: {
+          headers: { Authorization: { function: 'concat', args: ['Bearer ', { response: 'token' }] } },
+          query: { k: { attr: '#user' } },
+        },
         expires: 0,
       },
       attributes: { '#user': SECRETS.login, '#password': SECRETS.password },
@@ -47,7 +53,11 @@ it('debug logs never contain secrets, for every auth type', async () => {
     'oauth20.login': {
       authentication: {
         type: 'oauth20.login',
-        loginRequest: { endpoint: 'token', params: { refresh: { user: 'refresh_token' }, secret: { consumer: 'client_secret' } }, headers: { 'X-Secret': { consumer: 'client_secret' } } },
+        loginRequest: {
+          endpoint: 'token',
+          params: { refresh: { user: 'refresh_token' }, secret: { consumer: 'client_secret' } },
+          headers: { 'X-Secret': { consumer: 'client_secret' } },
+        },
         apiRequest: { query: { access_token: 'access_token' } },
       },
       oauthCredentials: { '#data': oauth2Data, appKey: 'id', '#appSecret': SECRETS.appSecret },
@@ -63,7 +73,11 @@ it('debug logs never contain secrets, for every auth type', async () => {
     },
     oauth10: {
       authentication: { type: 'oauth10' },
-      oauthCredentials: { '#data': JSON.stringify({ oauth_token: 'tok', oauth_token_secret: SECRETS.tokenSecret }), appKey: 'id', '#appSecret': SECRETS.appSecret },
+      oauthCredentials: {
+        '#data': JSON.stringify({ oauth_token: 'tok', oauth_token_secret: SECRETS.tokenSecret }),
+        appKey: 'id',
+        '#appSecret': SECRETS.appSecret,
+      },
     },
   };
   try {
@@ -82,13 +96,19 @@ it('debug logs never contain secrets, for every auth type', async () => {
         await h.send({ endpoint: 'items', params: { page: 1 } });
         await h.send({ endpoint: 'items', params: { page: 2 } });
         await h.send({ endpoint: 'missing-404' }).then((res) => {
-          if (res.status >= 400) h.logger.error(`The API request failed: [${res.status}] ${res.request.method} ${res.request.url.path}?${res.request.url.query ?? ''}`);
+          if (res.status >= 400)
+            h.logger.error(
+              `The API request failed: [${res.status}] ${res.request.method} ${res.request.url.path}?${res.request.url.query ?? ''}`,
+            );
         });
       } finally {
         h.close();
       }
       assert.ok(h.lines.length >= 4, type);
-      assert.ok(h.lines.some((l) => l.includes('HTTP/1.1')), `${type}: debug request lines were written`);
+      assert.ok(
+        h.lines.some((l) => l.includes('HTTP/1.1')),
+        `${type}: debug request lines were written`,
+      );
       for (const l of h.lines) {
         for (const secret of Object.values(SECRETS)) {
           for (const form of forms(secret)) assert.ok(!l.includes(form), `${type}: ${JSON.stringify(form)} in ${l}`);

@@ -62,12 +62,21 @@ import fs from 'node:fs';
 registerHooks({ load(url, context, next) { if (url.startsWith('file:')) fs.appendFileSync(${JSON.stringify(list)}, url + '\\n'); return next(url, context); } });
 `,
   );
-  const dir = makeDataDir({ parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } } });
+  const dir = makeDataDir({
+    parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } },
+  });
   try {
     // Asynchronous: the API answering the run lives in this process.
-    const run = await promisify(execFile)(process.execPath, ['--import', hook, CLI], { env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir }, encoding: 'utf8' });
+    const run = await promisify(execFile)(process.execPath, ['--import', hook, CLI], {
+      env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir },
+      encoding: 'utf8',
+    });
     assert.equal(run.stderr, '');
-    const loaded = fs.readFileSync(list, 'utf8').trim().split('\n').map((u) => path.relative(ROOT, new URL(u).pathname));
+    const loaded = fs
+      .readFileSync(list, 'utf8')
+      .trim()
+      .split('\n')
+      .map((u) => path.relative(ROOT, new URL(u).pathname));
     assert.deepEqual(loaded, ['dist/cli.js', 'dist/extractor.js']);
     assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
   } finally {
@@ -79,14 +88,19 @@ registerHooks({ load(url, context, next) { if (url.startsWith('file:')) fs.appen
 test('--fill-compile-cache loads the extractor and the output worker without running them, and a run then uses that cache', async () => {
   // The image's /tmp: the cache lives under os.tmpdir().
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cache-'));
-  const dir = makeDataDir({ parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } } });
+  const dir = makeDataDir({
+    parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } },
+  });
   const env = { PATH: process.env['PATH'] ?? '', TMPDIR: tmp };
   try {
     const fill = await promisify(execFile)(process.execPath, [CLI, '--fill-compile-cache'], { env, encoding: 'utf8' });
     assert.equal(fill.stdout + fill.stderr, '');
     assert.ok(fs.readdirSync(path.join(tmp, 'node-compile-cache'), { recursive: true }).length > 1, 'a cache entry was written');
     // Node reports on its compile cache with NODE_DEBUG_NATIVE; a rejected cache (other V8 flags at load) would be rebuilt.
-    const run = await promisify(execFile)(process.execPath, [CLI], { env: { ...env, KBC_DATADIR: dir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', EX_GENERIC_OUTPUT_WORKER: 'always' }, encoding: 'utf8' });
+    const run = await promisify(execFile)(process.execPath, [CLI], {
+      env: { ...env, KBC_DATADIR: dir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', EX_GENERIC_OUTPUT_WORKER: 'always' },
+      encoding: 'utf8',
+    });
     assert.match(run.stderr, /code cache for ESM file:\S+\/dist\/extractor\.js was accepted/);
     // The worker starts after the run has set its heap flags: they are V8's defaults again while
     // it loads, so its code caches (this one, and Node's own) match (src/runtime/heapTuning.ts).
@@ -98,11 +112,19 @@ test('--fill-compile-cache loads the extractor and the output worker without run
   }
 });
 
-test('a cache folder that cannot be created does not stop the run (Node alone would loop creating it)', { skip: !fs.existsSync('/proc/self') }, async () => {
-  const dir = makeDataDir({ parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } } });
+test('a cache folder that cannot be created does not stop the run (Node alone would loop creating it)', {
+  skip: !fs.existsSync('/proc/self'),
+}, async () => {
+  const dir = makeDataDir({
+    parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } },
+  });
   try {
     // mkdir under /proc fails with ENOENT, which Node 24.21's recursive mkdir retries forever.
-    const run = await promisify(execFile)(process.execPath, [CLI], { env: { PATH: process.env['PATH'] ?? '', TMPDIR: '/proc/ex-generic-no-such-dir', KBC_DATADIR: dir }, encoding: 'utf8', timeout: 20_000 });
+    const run = await promisify(execFile)(process.execPath, [CLI], {
+      env: { PATH: process.env['PATH'] ?? '', TMPDIR: '/proc/ex-generic-no-such-dir', KBC_DATADIR: dir },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     assert.match(run.stdout, /Extractor finished successfully/);
     assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
   } finally {
@@ -115,19 +137,36 @@ test('the output worker of the built command: same tables; a failed run leaves n
   const server = await startServer((req, res) => {
     const offset = Number(new URL(req.target, 'http://x').searchParams.get('offset'));
     if (offset >= 4 && req.target.includes('fail=1')) return json(res, 404, { error: 'gone' });
-    json(res, 200, { items: offset >= 4 ? [] : [{ id: offset, tags: ['a', 'b'] }, { id: offset + 1, x: { y: 1.5 } }] });
+    json(res, 200, {
+      items:
+        offset >= 4
+          ? []
+          : [
+              { id: offset, tags: ['a', 'b'] },
+              { id: offset + 1, x: { y: 1.5 } },
+            ],
+    });
   });
   const config = (fail: boolean): unknown => ({
     parameters: {
       api: { baseUrl: `${server.url}/`, pagination: { method: 'offset', limit: 2 } },
-      config: { debug: true, outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items', ...(fail ? { params: { fail: 1 } } : {}) }] },
+      config: {
+        debug: true,
+        outputBucket: 'b',
+        jobs: [{ endpoint: 'items', dataField: 'items', ...(fail ? { params: { fail: 1 } } : {}) }],
+      },
     },
   });
   const dirs = [makeDataDir(config(false)), makeDataDir(config(false)), makeDataDir(config(true))];
   const run = (dir: string, mode: string) =>
-    promisify(execFile)(process.execPath, [CLI], { env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir, EX_GENERIC_OUTPUT_WORKER: mode }, encoding: 'utf8' });
+    promisify(execFile)(process.execPath, [CLI], {
+      env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir, EX_GENERIC_OUTPUT_WORKER: mode },
+      encoding: 'utf8',
+    });
   const tables = (dir: string): Record<string, string> =>
-    Object.fromEntries(fs.readdirSync(path.join(dir, 'out', 'tables')).map((f) => [f, fs.readFileSync(path.join(dir, 'out', 'tables', f), 'latin1')]));
+    Object.fromEntries(
+      fs.readdirSync(path.join(dir, 'out', 'tables')).map((f) => [f, fs.readFileSync(path.join(dir, 'out', 'tables', f), 'latin1')]),
+    );
   try {
     const withWorker = await run(dirs[0]!, 'always');
     assert.match(withWorker.stdout, /Tables written by the output worker \(one pass over the batches\)\./);

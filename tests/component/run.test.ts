@@ -20,7 +20,12 @@ function config(baseUrl: string, jobs: unknown[], extra: Record<string, unknown>
 }
 
 test('a simple job writes the table, its manifest and the state', async () => {
-  const s = await api((_req, res) => json(res, 200, [{ id: 1, name: 'A', married: true }, { id: 2, name: 'B "q"', married: false }]));
+  const s = await api((_req, res) =>
+    json(res, 200, [
+      { id: 1, name: 'A', married: true },
+      { id: 2, name: 'B "q"', married: false },
+    ]),
+  );
   const r = await run(config(`${s.url}/v1/`, [{ endpoint: 'users' }]), undefined);
   assert.equal(r.code, 0, r.lines.join('\n'));
   assert.deepEqual(r.tables(), {
@@ -42,14 +47,42 @@ test('malformed config.json is an application error (exit 2) and writes nothing'
 
 test('wrong types in the configuration: exit 1, one line naming the config path', async () => {
   const cases: [unknown, RegExp, string][] = [
-    [{ parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: 'abc' } } }, /The 'jobs' section is required in the configuration\./, 'parameters.config.jobs'],
-    [{ parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [123] } } }, /Job configuration must be an array: 123/, 'parameters.config.jobs[0]'],
-    [{ parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [{ params: {} }] } } }, /The 'endpoint' property must be set in job\./, 'parameters.config.jobs[0].endpoint'],
-    [{ parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [{ endpoint: 'a', params: 'x' }] } } }, /The 'params' property must be an array\./, 'parameters.config.jobs[0].params'],
-    [{ parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [{ endpoint: 'a', children: [{ endpoint: '' }] }] } } }, /The 'endpoint' property must be set in job\./, 'parameters.config.jobs[0].children[0].endpoint'],
+    [
+      { parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: 'abc' } } },
+      /The 'jobs' section is required in the configuration\./,
+      'parameters.config.jobs',
+    ],
+    [
+      { parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [123] } } },
+      /Job configuration must be an array: 123/,
+      'parameters.config.jobs[0]',
+    ],
+    [
+      { parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [{ params: {} }] } } },
+      /The 'endpoint' property must be set in job\./,
+      'parameters.config.jobs[0].endpoint',
+    ],
+    [
+      { parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [{ endpoint: 'a', params: 'x' }] } } },
+      /The 'params' property must be an array\./,
+      'parameters.config.jobs[0].params',
+    ],
+    [
+      { parameters: { api: { baseUrl: 'http://x/' }, config: { jobs: [{ endpoint: 'a', children: [{ endpoint: '' }] }] } } },
+      /The 'endpoint' property must be set in job\./,
+      'parameters.config.jobs[0].children[0].endpoint',
+    ],
     [{ parameters: { config: { jobs: [{ endpoint: 'a' }] } } }, /The 'api' section is required in configuration\./, 'parameters.api'],
-    [{ parameters: { api: { baseUrl: 'not a url' }, config: { jobs: [{ endpoint: 'a' }] } } }, /The 'baseUrl' attribute in API configuration is not a valid URL/, 'parameters.api.baseUrl'],
-    [{ parameters: { api: { baseUrl: 'http://x/', caCertificate: 5 }, config: { jobs: [{ endpoint: 'a' }] } } }, /The 'caCertificate' must be string\./, 'parameters.api.caCertificate'],
+    [
+      { parameters: { api: { baseUrl: 'not a url' }, config: { jobs: [{ endpoint: 'a' }] } } },
+      /The 'baseUrl' attribute in API configuration is not a valid URL/,
+      'parameters.api.baseUrl',
+    ],
+    [
+      { parameters: { api: { baseUrl: 'http://x/', caCertificate: 5 }, config: { jobs: [{ endpoint: 'a' }] } } },
+      /The 'caCertificate' must be string\./,
+      'parameters.api.caCertificate',
+    ],
   ];
   for (const [cfg, message, path] of cases) {
     const r = await run(cfg);
@@ -74,7 +107,10 @@ test('HTTP errors after exhausted retries: exit 1, attempts = maxRetries + 1, no
   const r = await run(config(`${s.url}/`, [{ endpoint: 'ok' }, { endpoint: 'down' }], {}, { retryConfig: { maxRetries: 2 } }));
   assert.equal(r.code, 1);
   assert.equal(s.requests.filter((q) => q.target === '/down').length, 3);
-  assert.match(r.lines.at(-1)!, /The API request failed: \[503\] Server error: `GET http:\/\/127\.0\.0\.1:\d+\/down` resulted in a `503 Service Unavailable` response: \{"error":"down"\}/);
+  assert.match(
+    r.lines.at(-1)!,
+    /The API request failed: \[503\] Server error: `GET http:\/\/127\.0\.0\.1:\d+\/down` resulted in a `503 Service Unavailable` response: \{"error":"down"\}/,
+  );
   assert.ok(outIsEmpty(r.dir), 'the first job succeeded but no table may be written');
 });
 
@@ -108,7 +144,12 @@ test('POST and FORM bodies, default options and header precedence', async () => 
         { endpoint: 'g?lang=cs&page=1', params: { page: 2, tags: ['a b', 'c'], since: null } },
       ],
       { http: { headers: { 'X-Key': 'k', Accept: 'text/plain' } } },
-      { http: { headers: { Accept: 'application/json' }, defaultOptions: { params: { account: 7, lang: 'en' }, headers: { 'X-Trace': 'on', Accept: 'x/y' } } } },
+      {
+        http: {
+          headers: { Accept: 'application/json' },
+          defaultOptions: { params: { account: 7, lang: 'en' }, headers: { 'X-Trace': 'on', Accept: 'x/y' } },
+        },
+      },
     ),
   );
   assert.equal(r.code, 0, r.lines.join('\n'));
@@ -138,12 +179,18 @@ test('gzip responses are decoded; debug lines hide credentials and # secrets', a
   assert.equal(s.requests[0]!.headers['x-api-key'], 'sekret-value');
   const all = r.lines.join('\n');
   assert.ok(!all.includes('sekret-value') && !all.includes('tok-123'), all);
-  assert.match(all, /GET \/users HTTP\/1\.1 Authorization: \[hidden\] X-Api-Key: \[hidden\] User-Agent: GuzzleHttp\/7 Host: 127\.0\.0\.1:\d+/);
+  assert.match(
+    all,
+    /GET \/users HTTP\/1\.1 Authorization: \[hidden\] X-Api-Key: \[hidden\] User-Agent: GuzzleHttp\/7 Host: 127\.0\.0\.1:\d+/,
+  );
 });
 
 test('time.previousStart from the input state reaches functions and the new state', async () => {
   const s = await api((_req, res) => json(res, 200, [{ id: 1 }]));
-  const r = await run(config(`${s.url}/`, [{ endpoint: 'users', params: { since: { time: 'previousStart' } } }]), { time: { previousStart: 1492606006 }, other: 'kept' });
+  const r = await run(config(`${s.url}/`, [{ endpoint: 'users', params: { since: { time: 'previousStart' } } }]), {
+    time: { previousStart: 1492606006 },
+    other: 'kept',
+  });
   assert.equal(r.code, 0, r.lines.join('\n'));
   assert.equal(s.requests[0]!.target, '/users?since=1492606006');
   assert.match(r.state()!, /^\{"time":\{"previousStart":\d{10}\},"other":"kept","json_parser.struct":/);

@@ -13,12 +13,26 @@ import { UserError } from '../../src/errors/UserError.ts';
 test('the committed validators.generated.ts is exactly what `npm run validators` generates', () => {
   assert.ok(fs.existsSync(VALIDATORS_FILE), 'src/config/validators.generated.ts is missing: run `npm run validators`');
   const committed = fs.readFileSync(VALIDATORS_FILE, 'utf8');
-  assert.ok(committed === renderValidators(), 'src/config/validators.generated.ts is stale: run `npm run validators` and commit the result');
+  assert.ok(
+    committed === renderValidators(),
+    'src/config/validators.generated.ts is stale: run `npm run validators` and commit the result',
+  );
 });
 
 test('the generated validators report the x-error message and path of the first failing check (params before endpoint)', () => {
   const job = new PhpArray([['params', 'x=1']]);
-  const config = new PhpArray([['jobs', [new PhpArray([['endpoint', 'a']]), new PhpArray([['endpoint', 'b'], ['children', [job]]])]]]);
+  const config = new PhpArray([
+    [
+      'jobs',
+      [
+        new PhpArray([['endpoint', 'a']]),
+        new PhpArray([
+          ['endpoint', 'b'],
+          ['children', [job]],
+        ]),
+      ],
+    ],
+  ]);
   assert.throws(
     () => validateConfigSection(config, 'parameters.config'),
     (e: unknown) =>
@@ -28,7 +42,8 @@ test('the generated validators report the x-error message and path of the first 
   );
   assert.throws(
     () => validateApiSection(new PhpArray([['caCertificate', 5]]), 'parameters.api'),
-    (e: unknown) => e instanceof UserError && e.message === "The 'caCertificate' must be string." && e.configPath === 'parameters.api.caCertificate',
+    (e: unknown) =>
+      e instanceof UserError && e.message === "The 'caCertificate' must be string." && e.configPath === 'parameters.api.caCertificate',
   );
   validateConfigSection(new PhpArray([['jobs', [new PhpArray([['endpoint', 'a']])]]]), 'parameters.config');
 });

@@ -39,7 +39,13 @@ describe('flattenContext()', () => {
     assert.equal(m.get('http.headers.X-Auth.args.0'), 'a');
   });
   it('flattens lists, response objects and scalars', () => {
-    assert.deepEqual([...flattenContext(['a', ['b']])], [['0', 'a'], ['1.0', 'b']]);
+    assert.deepEqual(
+      [...flattenContext(['a', ['b']])],
+      [
+        ['0', 'a'],
+        ['1.0', 'b'],
+      ],
+    );
     assert.deepEqual([...flattenContext(new JsonObject([['a', new JsonObject([['b', 1]])]]))], [['a.b', 1]]);
     assert.equal(flattenContext('text').size, 0);
   });
@@ -65,7 +71,10 @@ describe('context references', () => {
     assert.throws(() => run(obj({ time: 'x' }), ctx), userError("Error evaluating user function - time 'x' not found!"));
   });
   it('report an object (or list) key as "is not a string" with the PHP JSON form', () => {
-    assert.throws(() => run(obj({ attr: obj({ a: 'b/c', u: 'é' }) }), ctx), userError(`Error evaluating user function - attr '{"a":"b\\/c","u":"\\u00e9"}' is not a string!`));
+    assert.throws(
+      () => run(obj({ attr: obj({ a: 'b/c', u: 'é' }) }), ctx),
+      userError(`Error evaluating user function - attr '{"a":"b\\/c","u":"\\u00e9"}' is not a string!`),
+    );
     assert.throws(() => run(obj({ attr: ['x'] }), ctx), userError(`Error evaluating user function - attr '["x"]' is not a string!`));
   });
   it('use the PHP string form of scalar keys', () => {
@@ -84,7 +93,13 @@ describe('context references', () => {
   });
   it('only count single-key objects', () => {
     const out = run(obj({ attr: 'server', other: fn('concat', 'a', 'b') }), ctx) as PhpArray;
-    assert.deepEqual([...out], [['attr', 'server'], ['other', 'ab']]);
+    assert.deepEqual(
+      [...out],
+      [
+        ['attr', 'server'],
+        ['other', 'ab'],
+      ],
+    );
   });
   it('other single-key objects such as {"param": …} stay objects', () => {
     assert.deepEqual(run(obj({ param: 'x' }), ctx), obj({ param: 'x' }));
@@ -132,16 +147,31 @@ describe('function calls', () => {
     ]);
     const out = run(response);
     assert.ok(out instanceof JsonObject);
-    assert.deepEqual([...(out as JsonObject)], [['a', 'x'], ['b', 2]]);
+    assert.deepEqual(
+      [...(out as JsonObject)],
+      [
+        ['a', 'x'],
+        ['b', 2],
+      ],
+    );
   });
   it('post body example 136-post-request-functions', () => {
     const params = obj({ filter: obj({ userName: 'JohnDoe', company: fn('concat', 'id-', 12) }) });
     assert.deepEqual(evaluateTopLevel(params, ctx), obj({ filter: obj({ userName: 'JohnDoe', company: 'id-12' }) }));
   });
   it('userData example 091-function-user-data', () => {
-    const userData = obj({ currentDate: fn('date', 'Y-m-d H:i:s:u'), extractDate: fn('date', 'Y-m-d H:i:s:u', obj({ time: 'currentStart' })) });
+    const userData = obj({
+      currentDate: fn('date', 'Y-m-d H:i:s:u'),
+      extractDate: fn('date', 'Y-m-d H:i:s:u', obj({ time: 'currentStart' })),
+    });
     const out = evaluateTopLevel(userData, ctx, { now: () => 1508620999_500 }) as PhpArray;
-    assert.deepEqual([...out], [['currentDate', '2017-10-21 21:23:19:000000'], ['extractDate', '2017-10-21 21:16:00:000000']]);
+    assert.deepEqual(
+      [...out],
+      [
+        ['currentDate', '2017-10-21 21:23:19:000000'],
+        ['extractDate', '2017-10-21 21:16:00:000000'],
+      ],
+    );
   });
   it('object arguments of string functions are internal errors', () => {
     assert.throws(() => run(fn('concat', obj({ a: 1, b: 2 }))), ApplicationError);
@@ -160,7 +190,10 @@ describe('Illegal function', () => {
   });
   it('JSON-encodes non-scalar names, interpolates scalars', () => {
     const nested = fn('concat', 'di', 'e');
-    assert.throws(() => run(new PhpArray([['function', nested]])), userError(`Illegal function '{"function":"concat","args":["di","e"]}'!`));
+    assert.throws(
+      () => run(new PhpArray([['function', nested]])),
+      userError(`Illegal function '{"function":"concat","args":["di","e"]}'!`),
+    );
     assert.throws(() => run(new PhpArray([['function', ['md5']]])), userError(`Illegal function '["md5"]'!`));
     assert.throws(() => run(new PhpArray([['function', null]])), userError("Illegal function 'null'!"));
     assert.throws(() => run(new PhpArray([['function', 12]])), userError("Illegal function '12'!"));
@@ -173,7 +206,20 @@ describe('Illegal function', () => {
     assert.equal(run(fn('urlencode', 'a b'), {}, true), 'a+b');
   });
   it('exposes the known names for hints', () => {
-    assert.deepEqual(functionNames().sort(), ['base64_encode', 'concat', 'date', 'hash', 'hash_hmac', 'ifempty', 'implode', 'md5', 'sha1', 'sprintf', 'strtotime', 'time']);
+    assert.deepEqual(functionNames().sort(), [
+      'base64_encode',
+      'concat',
+      'date',
+      'hash',
+      'hash_hmac',
+      'ifempty',
+      'implode',
+      'md5',
+      'sha1',
+      'sprintf',
+      'strtotime',
+      'time',
+    ]);
     assert.ok(functionNames({ allowUrlencode: true }).includes('urlencode'));
   });
 });
@@ -202,7 +248,10 @@ describe('evaluateTopLevel()', () => {
     assert.deepEqual(evaluateTopLevel([fn('concat', 'a'), 'b', [fn('concat', 'c')]] as Value[], ctx), ['a', 'b', [fn('concat', 'c')]]);
   });
   it('passes errors through raw (callers add "User script error: ")', () => {
-    assert.throws(() => evaluateTopLevel(obj({ a: obj({ attr: 'nope' }) }), ctx), userError("Error evaluating user function - attr 'nope' not found!"));
+    assert.throws(
+      () => evaluateTopLevel(obj({ a: obj({ attr: 'nope' }) }), ctx),
+      userError("Error evaluating user function - attr 'nope' not found!"),
+    );
   });
   it('defaults to the real clock', () => {
     const before = Math.floor(Date.now() / 1000);

@@ -6,7 +6,11 @@ import { call, f, fn, NOW_MS } from './helpers.ts';
 
 describe('date()', () => {
   const table: Array<[string, number, string]> = [
-    ['d D j l N S w z W F m M n t L o Y y a A B g G h H i s u v e I O P T Z U', 1492674974, '20 Thu 20 Thursday 4 th 4 109 16 April 04 Apr 4 30 0 2017 2017 17 am AM 372 7 7 07 07 56 14 000000 000 UTC 0 +0000 +00:00 UTC 0 1492674974'],
+    [
+      'd D j l N S w z W F m M n t L o Y y a A B g G h H i s u v e I O P T Z U',
+      1492674974,
+      '20 Thu 20 Thursday 4 th 4 109 16 April 04 Apr 4 30 0 2017 2017 17 am AM 372 7 7 07 07 56 14 000000 000 UTC 0 +0000 +00:00 UTC 0 1492674974',
+    ],
     ['c', 1492674974, '2017-04-20T07:56:14+00:00'],
     ['r', 1492674974, 'Thu, 20 Apr 2017 07:56:14 +0000'],
     ['Y-m-d H:i:s', 1490000000, '2017-03-20 08:53:20'],

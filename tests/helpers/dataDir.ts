@@ -25,7 +25,12 @@ export function makeDataDir(config: unknown, state?: unknown): string {
 export function readTables(dir: string): Record<string, string> {
   const tables = path.join(dir, 'out', 'tables');
   if (!fs.existsSync(tables)) return {};
-  return Object.fromEntries(fs.readdirSync(tables).sort().map((f) => [f, fs.readFileSync(path.join(tables, f), 'utf8')]));
+  return Object.fromEntries(
+    fs
+      .readdirSync(tables)
+      .sort()
+      .map((f) => [f, fs.readFileSync(path.join(tables, f), 'utf8')]),
+  );
 }
 
 export async function runIn(dir: string, options: { nowMs?: () => number } = {}): Promise<RunResult> {

@@ -6,7 +6,10 @@ import { decodeJson } from '../../src/php/jsonDecode.ts';
 const now = 1_700_000_000;
 
 test('exponential backoff starts at 1 s and doubles', () => {
-  assert.deepEqual([1, 2, 3, 10].map((r) => retryDelayMs(r, undefined, now)), [1000, 2000, 4000, 512000]);
+  assert.deepEqual(
+    [1, 2, 3, 10].map((r) => retryDelayMs(r, undefined, now)),
+    [1000, 2000, 4000, 512000],
+  );
 });
 
 test('Retry-After as seconds, as a Unix timestamp and as an HTTP date', () => {

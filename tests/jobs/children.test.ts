@@ -32,15 +32,24 @@ test('§4.9 worked example: order, arrays, filter, inheritance, parent columns',
             dataType: 'members',
             placeholders: { t: 'id' },
             recursionFilter: 'active==1',
-            children: [{ endpoint: 'teams/{t}/members/{m}/roles/{r}', dataType: 'roles', dataField: '.', placeholders: { m: 'login', r: 'roles' } }],
+            children: [
+              { endpoint: 'teams/{t}/members/{m}/roles/{r}', dataType: 'roles', dataField: '.', placeholders: { m: 'login', r: 'roles' } },
+            ],
           },
           { endpoint: 'teams/{t}/stats', dataType: 'stats', dataField: '.', placeholders: { t: 'id' } },
         ],
       },
     ],
     routes: {
-      'GET /api/teams': [{ id: 1, active: true }, { id: 2, active: false }, { id: 3, active: true }],
-      'GET /api/teams/1/members': [{ login: 'ann', roles: ['admin', 'dev'] }, { login: 'bob', roles: [] }],
+      'GET /api/teams': [
+        { id: 1, active: true },
+        { id: 2, active: false },
+        { id: 3, active: true },
+      ],
+      'GET /api/teams/1/members': [
+        { login: 'ann', roles: ['admin', 'dev'] },
+        { login: 'bob', roles: [] },
+      ],
       'GET /api/teams/3/members': [{ login: 'cid', roles: 'ops' }],
     },
     fallback: (req) => ({ at: req.target }),
@@ -70,7 +79,9 @@ test('§4.9 worked example: order, arrays, filter, inheritance, parent columns',
 test('P1: each child instance gets a reset copy of the scroller; the parent pointer continues', async () => {
   const o = await extract({
     pagination: { method: 'offset', limit: 2, limitParam: 'count', offsetParam: 'skip' },
-    jobs: [{ endpoint: 'users', params: { type: 'a' }, children: [{ endpoint: 'user/{uid}', dataField: '.', placeholders: { uid: 'id' } }] }],
+    jobs: [
+      { endpoint: 'users', params: { type: 'a' }, children: [{ endpoint: 'user/{uid}', dataField: '.', placeholders: { uid: 'id' } }] },
+    ],
     routes: {
       'GET /api/users?type=a&count=2&skip=0': items(2, 1),
       'GET /api/users?type=a&count=2&skip=2': items(1, 3),
@@ -92,7 +103,12 @@ test('§5.5 quirk: binding combinations of one record share a scroller left over
     pagination: { method: 'offset', limit: 2, nextPageFlag: { field: 'more', stopOn: false } },
     jobs: [{ endpoint: 'users', children: [{ endpoint: 'g/{gid}', dataField: 'items', placeholders: { gid: 'groups' } }] }],
     routes: {
-      'GET /api/users?limit=2&offset=0': { items: [{ id: 1, groups: ['a', 'b'] }, { id: 2, groups: ['c'] }] },
+      'GET /api/users?limit=2&offset=0': {
+        items: [
+          { id: 1, groups: ['a', 'b'] },
+          { id: 2, groups: ['c'] },
+        ],
+      },
       'GET /api/g/a?limit=2&offset=0': { items: items(2), more: true },
       'GET /api/g/a?limit=2&offset=2': { items: items(2, 3), more: false },
       'GET /api/g/b?limit=2&offset=2': { items: items(1, 5), more: false },
@@ -122,7 +138,11 @@ test('§5.5 rule 3: a same-response stop resets the shared scroller completely',
     },
   });
   assert.equal(o.code, 0, o.lines.join('\n'));
-  assert.deepEqual(o.requests.slice(1), ['GET /api/g/a?limit=2&offset=0', 'GET /api/g/a?limit=2&offset=2', 'GET /api/g/b?limit=2&offset=0']);
+  assert.deepEqual(o.requests.slice(1), [
+    'GET /api/g/a?limit=2&offset=0',
+    'GET /api/g/a?limit=2&offset=2',
+    'GET /api/g/b?limit=2&offset=0',
+  ]);
 });
 
 test('§5.5: the method resets itself when it stops, so the next combination starts fresh', async () => {
@@ -154,7 +174,13 @@ test('§5.5: forceStop page counter restarts per instance, its volume total carr
   assert.equal(o.code, 0, o.lines.join('\n'));
   // g/b starts from the leftover page 2 (a wrapper stop does not reset pagenum) and stops at
   // once: the volume total is not re-initialised at the instance's first request.
-  assert.deepEqual(o.requests, ['GET /api/users?page=1', 'GET /api/g/a?page=1', 'GET /api/g/a?page=2', 'GET /api/g/b?page=2', 'GET /api/users?page=2']);
+  assert.deepEqual(o.requests, [
+    'GET /api/users?page=1',
+    'GET /api/g/a?page=1',
+    'GET /api/g/a?page=2',
+    'GET /api/g/b?page=2',
+    'GET /api/users?page=2',
+  ]);
 });
 
 test('a child of a top-level job without placeholders never runs; a deeper one inherits (027)', async () => {
@@ -164,10 +190,25 @@ test('a child of a top-level job without placeholders never runs; a deeper one i
   });
   assert.equal(top.code, 0, top.lines.join('\n'));
   assert.deepEqual(top.requests, ['GET /api/users']);
-  assert.deepEqual(logged(top, /No 'placeholders'/), ["WARNING: No 'placeholders' set for 'all-orders'", "WARNING: No 'placeholders' set for 'all-orders'"]);
+  assert.deepEqual(logged(top, /No 'placeholders'/), [
+    "WARNING: No 'placeholders' set for 'all-orders'",
+    "WARNING: No 'placeholders' set for 'all-orders'",
+  ]);
 
   const deep = await extract({
-    jobs: [{ endpoint: 'users', children: [{ endpoint: 'user/{u}', dataField: '.', placeholders: { u: 'userId' }, children: [{ endpoint: 'user/{u}/orders', dataType: 'orders' }] }] }],
+    jobs: [
+      {
+        endpoint: 'users',
+        children: [
+          {
+            endpoint: 'user/{u}',
+            dataField: '.',
+            placeholders: { u: 'userId' },
+            children: [{ endpoint: 'user/{u}/orders', dataType: 'orders' }],
+          },
+        ],
+      },
+    ],
     routes: {
       'GET /api/users': [{ userId: 7 }],
       'GET /api/user/7': { userId: 7, name: 'x' },
@@ -190,7 +231,9 @@ test('placeholders: levels, cartesian product (last fastest), empty array, unmat
             dataField: '.',
             dataType: 'b',
             placeholders: { x: 'id' },
-            children: [{ endpoint: 'c/{2:id}/{p}/{q}/{zz}', dataType: 'c', dataField: '.', placeholders: { '2:id': 'id', p: 'ps', q: 'qs' } }],
+            children: [
+              { endpoint: 'c/{2:id}/{p}/{q}/{zz}', dataType: 'c', dataField: '.', placeholders: { '2:id': 'id', p: 'ps', q: 'qs' } },
+            ],
           },
         ],
       },
@@ -233,7 +276,14 @@ test('parent columns: path-named, later binding wins and keeps the first positio
                 dataField: '.',
                 dataType: 'task',
                 placeholders: { p: 'id' },
-                children: [{ endpoint: 'x/{3:acct}/{2:proj}/{1:task}', dataField: '.', dataType: 'leaf', placeholders: { '3:acct': 'id', '2:proj': 'id', '1:task': 'id' } }],
+                children: [
+                  {
+                    endpoint: 'x/{3:acct}/{2:proj}/{1:task}',
+                    dataField: '.',
+                    dataType: 'leaf',
+                    placeholders: { '3:acct': 'id', '2:proj': 'id', '1:task': 'id' },
+                  },
+                ],
               },
             ],
           },
@@ -253,7 +303,14 @@ test('parent columns: path-named, later binding wins and keeps the first positio
 
 test('a function placeholder (086): {"path": "id", "placeholder": "value"}', async () => {
   const o = await extract({
-    jobs: [{ endpoint: 'users', children: [{ endpoint: 'user/{user-id}', dataField: '.', dataType: 'd', placeholders: { 'user-id': { path: 'id', placeholder: 'value' } } }] }],
+    jobs: [
+      {
+        endpoint: 'users',
+        children: [
+          { endpoint: 'user/{user-id}', dataField: '.', dataType: 'd', placeholders: { 'user-id': { path: 'id', placeholder: 'value' } } },
+        ],
+      },
+    ],
     routes: { 'GET /api/users': [{ id: 3 }], 'GET /api/user/3': { ok: true } },
   });
   assert.equal(o.code, 0, o.lines.join('\n'));
@@ -288,8 +345,16 @@ test('children configuration errors: exact message and config path', async () =>
       "Error creating a filter from id: Operator couldn't be determined. Please use one of [==, !=, >=, <=, >, <, ~~, !~, >, <]",
       'parameters.config.jobs[0].children[0].recursionFilter',
     ],
-    [{ endpoint: 'u/{x}', placeholders: { '3:x': 'id' } }, 'Level 3 not found in parent results! Maximum level: 1', 'parameters.config.jobs[0].children[0].placeholders.3:x'],
-    [{ endpoint: 'u/{x}', placeholders: { x: 'nope' } }, 'No value found for x in parent result. (level: 1)', 'parameters.config.jobs[0].children[0].placeholders.x'],
+    [
+      { endpoint: 'u/{x}', placeholders: { '3:x': 'id' } },
+      'Level 3 not found in parent results! Maximum level: 1',
+      'parameters.config.jobs[0].children[0].placeholders.3:x',
+    ],
+    [
+      { endpoint: 'u/{x}', placeholders: { x: 'nope' } },
+      'No value found for x in parent result. (level: 1)',
+      'parameters.config.jobs[0].children[0].placeholders.x',
+    ],
     [
       { endpoint: 'u/{x}', placeholders: { x: { function: 'md5' } } },
       "The path for placeholder 'x' must be a string value or an object containing 'path' and 'function'.",

@@ -30,7 +30,12 @@ function delayOf(target: string): number {
   return (h % 4) * 4;
 }
 
-async function runAt(concurrency: number, config: (base: string) => unknown, answer: (req: Received, seen: number) => Reply, nowMs?: () => number): Promise<Outcome> {
+async function runAt(
+  concurrency: number,
+  config: (base: string) => unknown,
+  answer: (req: Received, seen: number) => Reply,
+  nowMs?: () => number,
+): Promise<Outcome> {
   let inFlight = 0;
   let maxInFlight = 0;
   let loginsInFlight = 0;
@@ -66,7 +71,12 @@ async function runAt(concurrency: number, config: (base: string) => unknown, ans
 }
 
 const normalise = (lines: string[]): string[] =>
-  lines.map((l) => l.replace(/^\[[^\]]*\] /, '').replace(/127\.0\.0\.1:\d+/g, 'HOST').replace(/ge-test-\w+/g, 'DIR'));
+  lines.map((l) =>
+    l
+      .replace(/^\[[^\]]*\] /, '')
+      .replace(/127\.0\.0\.1:\d+/g, 'HOST')
+      .replace(/ge-test-\w+/g, 'DIR'),
+  );
 
 function assertSameRun(par: Outcome, seq: Outcome): void {
   assert.equal(par.code, seq.code, par.lines.join('\n'));
@@ -122,7 +132,8 @@ function api(failures: Record<string, number> = {}): (req: Received, seen: numbe
       return { body: { items: all.slice(offset, offset + 3) } };
     }
     m = /^\/api\/orders\/(\d+)\/lines$/.exec(path);
-    if (m) return { body: { items: offset > 0 ? [] : [1, 2].map((k) => ({ id: Number(m![1]) * 10 + k, qty: k, meta: { sku: `s${k}` } })) } };
+    if (m)
+      return { body: { items: offset > 0 ? [] : [1, 2].map((k) => ({ id: Number(m![1]) * 10 + k, qty: k, meta: { sku: `s${k}` } })) } };
     m = /^\/api\/users\/(\d+)\/profile$/.exec(path);
     if (m) {
       if (m[1] === '4' && seen === 0) return { status: 429, body: { error: 'slow down' }, headers: { 'Retry-After': '1' } };
@@ -155,7 +166,12 @@ test('a failing request surfaces at its turn with the sequential message; an ear
   assert.equal(seq.code, 1);
   assertSameRun(par, seq);
   const error = normalise([seq.lines.at(-1)!])[0]!;
-  assert.ok(error.startsWith('logger.ERROR: The API request failed: [404] Client error: `GET http://HOST/api/orders/31/lines?limit=3&offset=0` resulted in a `404 Not Found` response'), error);
+  assert.ok(
+    error.startsWith(
+      'logger.ERROR: The API request failed: [404] Client error: `GET http://HOST/api/orders/31/lines?limit=3&offset=0` resulted in a `404 Not Found` response',
+    ),
+    error,
+  );
   // The later failure was requested early by the concurrent run, yet did not win.
   assert.ok(par.requests.includes('GET /api/users/3/profile?limit=3&offset=0'));
   assert.ok(!seq.requests.includes('GET /api/users/3/profile?limit=3&offset=0'));

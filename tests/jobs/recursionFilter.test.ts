@@ -52,6 +52,10 @@ test('non-object records are wrapped: scalar → {scalar}, array → indexes', (
 test('no operator: user error naming the condition', () => {
   assert.throws(
     () => parseRecursionFilter('a==1&b', 'p'),
-    (e: unknown) => e instanceof UserError && e.message === "Error creating a filter from b: Operator couldn't be determined. Please use one of [==, !=, >=, <=, >, <, ~~, !~, >, <]" && e.configPath === 'p',
+    (e: unknown) =>
+      e instanceof UserError &&
+      e.message ===
+        "Error creating a filter from b: Operator couldn't be determined. Please use one of [==, !=, >=, <=, >, <, ~~, !~, >, <]" &&
+      e.configPath === 'p',
   );
 });

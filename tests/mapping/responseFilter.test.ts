@@ -10,11 +10,17 @@ const f = (json: string, filter: Value, compat: number, delim: Value = null) =>
   pjson(applyResponseFilter(decodeJson(json, 'response') as Value[], filter, delim, compat), 'p17');
 
 test('compat 3: JSON text of strings, null and objects; missing member skipped', () => {
-  assert.equal(f('[{"c":"green","n":null},{"c":{"i":[1]}},{"x":1},5]', ['c', 'n'], 3), '[{"c":"\\"green\\"","n":"null"},{"c":"{\\"i\\":[1]}"},{"x":1},5]');
+  assert.equal(
+    f('[{"c":"green","n":null},{"c":{"i":[1]}},{"x":1},5]', ['c', 'n'], 3),
+    '[{"c":"\\"green\\"","n":"null"},{"c":"{\\"i\\":[1]}"},{"x":1},5]',
+  );
 });
 
 test('compat 2: scalars as PHP strings, empty members unchanged', () => {
-  assert.equal(f('[{"c":"green","b":true,"z":0,"fl":0.30000000000000004,"o":{"a":1.5}}]', ['c', 'b', 'z', 'fl', 'o'], 2), '[{"c":"green","b":"1","z":0,"fl":"0.3","o":"{\\"a\\":1.5}"}]');
+  assert.equal(
+    f('[{"c":"green","b":true,"z":0,"fl":0.30000000000000004,"o":{"a":1.5}}]', ['c', 'b', 'z', 'fl', 'o'], 2),
+    '[{"c":"green","b":"1","z":0,"fl":"0.3","o":"{\\"a\\":1.5}"}]',
+  );
   assert.equal(f('[{"fl":0.30000000000000004}]', 'fl', 3), '[{"fl":"0.30000000000000004"}]');
 });
 

@@ -24,7 +24,10 @@ it('replays the conformance examples', { skip: !fs.existsSync(EXAMPLES) && `${EX
     for (const folder of fs.readdirSync(EXAMPLES).sort()) {
       const dir = path.join(EXAMPLES, folder);
       if (!fs.statSync(dir).isDirectory()) continue;
-      for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.request')).sort()) {
+      for (const file of fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.request'))
+        .sort()) {
         const base = file.slice(0, -'.request'.length);
         const raw = fs.readFileSync(path.join(dir, file), 'latin1');
         const sep = raw.indexOf('\r\n\r\n');

@@ -30,10 +30,9 @@ const text = (r: ClientResponse): string => r.body.toString('utf8');
 describe('matching', () => {
   it('replays the .response bytes of a matching sample with application/json', async () => {
     const body = '[\r\n  {"id": 1}\r\n]  \n';
-    const { responses, server } = await withServer(
-      { 'ex/users.request': 'GET /ex/users?a=1', 'ex/users.response': body },
-      [{ path: '/ex/users?a=1' }],
-    );
+    const { responses, server } = await withServer({ 'ex/users.request': 'GET /ex/users?a=1', 'ex/users.response': body }, [
+      { path: '/ex/users?a=1' },
+    ]);
     const [r] = responses;
     assert.equal(r!.status, 200);
     assert.equal(r!.headers['content-type'], 'application/json');
@@ -63,7 +62,10 @@ describe('matching', () => {
         { path: '/ex/nl' },
       ],
     );
-    assert.deepEqual(responses.map((r) => r.status), [200, 404, 404, 200, 404, 404]);
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [200, 404, 404, 200, 404, 404],
+    );
   });
 
   it('answers 404 with the PHP json_encode of the unknown request', async () => {
@@ -115,7 +117,10 @@ describe('matching', () => {
     );
     // flat: a folder that directly contains samples
     const flat = await withServer(files, [{ path: '/top' }, { path: '/deep' }], { flat: true });
-    assert.deepEqual(flat.responses.map((r) => text(r)), ['top', 'deep']);
+    assert.deepEqual(
+      flat.responses.map((r) => text(r)),
+      ['top', 'deep'],
+    );
   });
 
   it('searches several folders in the order given', async () => {
@@ -162,21 +167,50 @@ describe('request headers', () => {
     ['missing header', { path: '/num' }, 404],
     ['* accepts any value', { path: '/star', headers: [['Authorization', 'AWS4-HMAC-SHA256 whatever']] }, 200],
     ['* needs the header', { path: '/star' }, 404],
-    ['all lines required', { path: '/two', headers: [['X-Login', 'JohnDoe'], ['X-PASSWORD', ' TopSecret ']] }, 200],
+    [
+      'all lines required',
+      {
+        path: '/two',
+        headers: [
+          ['X-Login', 'JohnDoe'],
+          ['X-PASSWORD', ' TopSecret '],
+        ],
+      },
+      200,
+    ],
     ['one line missing', { path: '/two', headers: [['X-Login', 'JohnDoe']] }, 404],
-    ['repeated headers joined with ", "', { path: '/multi', headers: [['X-Multi', 'a'], ['x-multi', 'b']] }, 200],
+    [
+      'repeated headers joined with ", "',
+      {
+        path: '/multi',
+        headers: [
+          ['X-Multi', 'a'],
+          ['x-multi', 'b'],
+        ],
+      },
+      200,
+    ],
     ['names with _ are dropped', { path: '/under', headers: [['X_Under', '1']] }, 404],
     ['strings compare exactly', { path: '/str', headers: [['X-Str', 'ABC']] }, 404],
     ['strings compare exactly (match)', { path: '/str', headers: [['X-Str', 'abc']] }, 200],
   ];
   it('applies the .requestHeaders rules', async () => {
-    const { responses } = await withServer(files, cases.map((c) => c[1]));
+    const { responses } = await withServer(
+      files,
+      cases.map((c) => c[1]),
+    );
     for (const [i, [name, , status]] of cases.entries()) assert.equal(responses[i]!.status, status, name);
   });
 
   it('normalizes headers like Apache + Symfony', () => {
     const h = normalizeHeaders(['X-A', ' 1 ', 'x-a', '2', 'X_B', '3', 'Proxy', 'p', 'Host', 'h']);
-    assert.deepEqual([...h], [['x-a', '1, 2'], ['host', 'h']]);
+    assert.deepEqual(
+      [...h],
+      [
+        ['x-a', '1, 2'],
+        ['host', 'h'],
+      ],
+    );
   });
 
   it('PHP 7.4 loose == on strings', () => {
@@ -198,7 +232,16 @@ describe('request headers', () => {
     const dir = makeSimulations({ 'a/b.request': 'GET /', 'a/b.requestHeaders': 'X-A: 1\nX-B: 2' });
     const [s] = loadSimulations(dir);
     removeSimulations(dir);
-    assert.equal(headerMismatch(s!, new Map([['x-a', '1.0'], ['x-b', '2']])), null);
+    assert.equal(
+      headerMismatch(
+        s!,
+        new Map([
+          ['x-a', '1.0'],
+          ['x-b', '2'],
+        ]),
+      ),
+      null,
+    );
     assert.match(headerMismatch(s!, new Map([['x-a', '1']]))!, /missing header X-B/);
   });
 });
@@ -227,7 +270,10 @@ describe('method override and bodies', () => {
         { method: 'POST', path: '/urlenc', headers: [['Content-Type', 'application/x-www-form-urlencoded']], body: 'a=1&b=2' },
       ],
     );
-    assert.deepEqual(responses.map((r) => r.status), [200, 404, 404, 200, 200]);
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [200, 404, 404, 200, 200],
+    );
     assert.equal(text(responses[0]!), 'put');
     assert.equal(server.requests[0]!.method, 'POST');
     assert.equal(server.requests[0]!.effectiveMethod, 'PUT');
@@ -321,14 +367,21 @@ describe('replies', () => {
       },
       [{ path: '/first' }, { path: '/second' }],
     );
-    assert.deepEqual(responses.map((r) => r.status), [200, 404]);
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [200, 404],
+    );
   });
 
   it('rewrites http://mock-server[:80] (also JSON-escaped) to its own address', async () => {
     const body =
       '{"next":"http:\\/\\/mock-server\\/p2","a":"http://mock-server:80/a","b":"http://mock-server/b",' +
       '"keep":["http://mock-server-behind-proxy/x","http://mock-server:8080/y","https://mock-server/z"]}';
-    const dir = makeSimulations({ 'w/a.request': 'GET /a', 'w/a.response': body, 'w/a.responseHeaders': 'Location: http://mock-server/loc\nContent-Type: application/json' });
+    const dir = makeSimulations({
+      'w/a.request': 'GET /a',
+      'w/a.response': body,
+      'w/a.responseHeaders': 'Location: http://mock-server/loc\nContent-Type: application/json',
+    });
     const server = await startMockServer({ dir });
     try {
       const r = await send(server.url, { path: '/a' });

@@ -62,7 +62,9 @@ async function sameAsWithoutWorker(batches: Batch[]): Promise<Output> {
 }
 
 const users = (from: number, n: number, extra = ''): string =>
-  JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: from + i, name: `u${from + i}`, tags: i % 2 ? ['a', 'b'] : [], address: { city: 'C' } }))).replace(/}}/g, `}${extra}}`);
+  JSON.stringify(
+    Array.from({ length: n }, (_, i) => ({ id: from + i, name: `u${from + i}`, tags: i % 2 ? ['a', 'b'] : [], address: { city: 'C' } })),
+  ).replace(/}}/g, `}${extra}}`);
 
 test('worker output = main-thread output: stable structure, many batches, one pass', async () => {
   const batches: Batch[] = Array.from({ length: 30 }, (_, i) => [users(i * 10, 10), 'users']);
@@ -99,7 +101,8 @@ test('an error of the output phase comes from the worker as the main thread woul
   for (const mode of ['off', 'always'] as const) {
     await assert.rejects(
       output(batches, mode),
-      (e: unknown) => e instanceof UserError && e.message === 'Error assigning parentId to a CSV file! $parentId array cannot be multidimensional.',
+      (e: unknown) =>
+        e instanceof UserError && e.message === 'Error assigning parentId to a CSV file! $parentId array cannot be multidimensional.',
       mode,
     );
   }
@@ -127,7 +130,10 @@ for (const name of ['010', '017', '019', '021', '025', '063', '076', '106', '107
   test(`conformance example ${name} through the output worker: tables byte-identical`, async () => {
     const { sink, bucket, parser, logger } = await runExample(name, { outputOffload: outputWorkerOffload('always', { script: CLI })! });
     parser.close();
-    assert.ok(logger.debugs.some((d) => d.startsWith('Tables written by the output worker')), logger.debugs.join('\n'));
+    assert.ok(
+      logger.debugs.some((d) => d.startsWith('Tables written by the output worker')),
+      logger.debugs.join('\n'),
+    );
     const expected = expectedTables(name, bucket);
     assert.deepEqual([...sink.tables.keys()].sort(), [...expected.keys()].sort());
     for (const [table, bytes] of expected) assert.equal(renderBytes(sink, table), bytes, `table ${table}`);
@@ -148,7 +154,10 @@ async function drive(batches: Batch[]): Promise<{ reply: WorkerReply; tables: Ma
     changed = false;
     return structure.snapshot();
   };
-  const spool = new Spool(spoolDir, { flushEachBatch: true, onFlush: (upTo) => messages.push({ type: 'frames', upTo, ...(changed ? { snapshot: snapshot()! } : {}) }) });
+  const spool = new Spool(spoolDir, {
+    flushEachBatch: true,
+    onFlush: (upTo) => messages.push({ type: 'frames', upTo, ...(changed ? { snapshot: snapshot()! } : {}) }),
+  });
   try {
     for (const [json, dt] of batches) {
       const before = currentStructureVersion();

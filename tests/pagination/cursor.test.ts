@@ -13,8 +13,15 @@ test('cursor P8: reverse, negative increment, numeric strings, stops on an empty
     },
   });
   assert.equal(o.code, 0, o.lines.join('\n'));
-  assert.deepEqual(o.requests, ['GET /api/messages?before=now&room=7', 'GET /api/messages?before=84&room=7', 'GET /api/messages?before=79&room=7']);
-  assert.deepEqual(logged(o, /contains no data|No data in response/), ["WARNING: dataField 'items' contains no data!", 'INFO: No data in response, stopping scrolling.']);
+  assert.deepEqual(o.requests, [
+    'GET /api/messages?before=now&room=7',
+    'GET /api/messages?before=84&room=7',
+    'GET /api/messages?before=79&room=7',
+  ]);
+  assert.deepEqual(logged(o, /contains no data|No data in response/), [
+    "WARNING: dataField 'items' contains no data!",
+    'INFO: No data in response, stopping scrolling.',
+  ]);
 });
 
 test('cursor defaults: the maximum, no increment, appended parameter; float ids use the integer part', async () => {
@@ -54,8 +61,16 @@ test('cursor errors: not numeric, missing idKey / param', async () => {
   assert.ok(bad.errorLine().includes("logger.ERROR: Cursor value 'null' is not numeric. "), bad.errorLine());
 
   const cases: [unknown, string, string][] = [
-    [{ method: 'cursor', param: 'p' }, "Missing 'pagination.idKey' attribute required for cursor pagination", 'parameters.api.pagination.idKey'],
-    [{ method: 'cursor', idKey: 'id' }, "Missing 'pagination.param' attribute required for cursor pagination", 'parameters.api.pagination.param'],
+    [
+      { method: 'cursor', param: 'p' },
+      "Missing 'pagination.idKey' attribute required for cursor pagination",
+      'parameters.api.pagination.idKey',
+    ],
+    [
+      { method: 'cursor', idKey: 'id' },
+      "Missing 'pagination.param' attribute required for cursor pagination",
+      'parameters.api.pagination.param',
+    ],
   ];
   for (const [pagination, message, path] of cases) {
     const o = await extract({ pagination, jobs: [{ endpoint: 'u' }] });

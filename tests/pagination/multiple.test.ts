@@ -72,11 +72,36 @@ test("multiple: a child selects by its own `scroller` member, not the parent's; 
 
 test('multiple configuration errors', async () => {
   const cases: [unknown, unknown[], string, string][] = [
-    [{ method: 'multiple' }, [{ endpoint: 'u' }], 'At least one scroller must be configured for "multiple" scroller.', 'parameters.api.pagination.scrollers'],
-    [{ method: 'multiple', scrollers: { a: 'x' } }, [{ endpoint: 'u' }], 'Scroller configuration for amust be array.', 'parameters.api.pagination.scrollers.a'],
-    [{ method: 'multiple', scrollers: { a: { method: 'offset' } } }, [{ endpoint: 'u' }], "Missing 'pagination.limit' attribute required for offset pagination", 'parameters.api.pagination.scrollers.a.limit'],
-    [{ method: 'multiple', scrollers, default: 'nope' }, [{ endpoint: 'u' }], "Default scroller 'nope' does not exist", 'parameters.api.pagination.default'],
-    [{ method: 'multiple', scrollers }, [{ endpoint: 'u', scroller: 'x' }], "Scroller 'x' not set in API definitions. Scrollers defined: list_scroller, search_scroller", 'parameters.config.jobs[0].scroller'],
+    [
+      { method: 'multiple' },
+      [{ endpoint: 'u' }],
+      'At least one scroller must be configured for "multiple" scroller.',
+      'parameters.api.pagination.scrollers',
+    ],
+    [
+      { method: 'multiple', scrollers: { a: 'x' } },
+      [{ endpoint: 'u' }],
+      'Scroller configuration for amust be array.',
+      'parameters.api.pagination.scrollers.a',
+    ],
+    [
+      { method: 'multiple', scrollers: { a: { method: 'offset' } } },
+      [{ endpoint: 'u' }],
+      "Missing 'pagination.limit' attribute required for offset pagination",
+      'parameters.api.pagination.scrollers.a.limit',
+    ],
+    [
+      { method: 'multiple', scrollers, default: 'nope' },
+      [{ endpoint: 'u' }],
+      "Default scroller 'nope' does not exist",
+      'parameters.api.pagination.default',
+    ],
+    [
+      { method: 'multiple', scrollers },
+      [{ endpoint: 'u', scroller: 'x' }],
+      "Scroller 'x' not set in API definitions. Scrollers defined: list_scroller, search_scroller",
+      'parameters.config.jobs[0].scroller',
+    ],
   ];
   for (const [pagination, jobs, message, path] of cases) {
     const o = await extract({ pagination, jobs });
@@ -93,7 +118,8 @@ test('unknown pagination method: message, known methods, config path; a non-stri
   const line = o.errorLine();
   assert.ok(line.includes("logger.ERROR: Unknown pagination method 'pages' "), line);
   assert.ok(line.includes('"configPath":"parameters.api.pagination.method"'), line);
-  for (const m of ['offset', 'pagenum', 'response.url', 'response.param', 'cursor', 'multiple', 'zendesk.response.url']) assert.ok(line.includes(`"${m}"`), m);
+  for (const m of ['offset', 'pagenum', 'response.url', 'response.param', 'cursor', 'multiple', 'zendesk.response.url'])
+    assert.ok(line.includes(`"${m}"`), m);
 
   const numeric = await extract({ pagination: { method: 5 }, jobs: [{ endpoint: 'u' }] });
   assert.ok(numeric.errorLine().includes("Unknown pagination method '5'"), numeric.errorLine());

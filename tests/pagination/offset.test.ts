@@ -13,7 +13,11 @@ test('offset: defaults limit/offset, stops on a short page, job params first', a
     },
   });
   assert.equal(o.code, 0, o.lines.join('\n'));
-  assert.deepEqual(o.requests, ['GET /api/users?type=a&limit=2&offset=0', 'GET /api/users?type=a&limit=2&offset=2', 'GET /api/users?type=a&limit=2&offset=4']);
+  assert.deepEqual(o.requests, [
+    'GET /api/users?type=a&limit=2&offset=0',
+    'GET /api/users?type=a&limit=2&offset=2',
+    'GET /api/users?type=a&limit=2&offset=4',
+  ]);
   assert.equal(o.table('users'), '"id"\n"1"\n"2"\n"3"\n"4"\n"5"\n');
   assert.deepEqual(logged(o, /Offset limit reached/), ['INFO: Offset limit reached, stopping scrolling.']);
 });
@@ -115,7 +119,11 @@ test('offset J3: POST and FORM carry the paging parameters in the body', async (
 test('offset configuration errors: exit 1, exact message, config path', async () => {
   const cases: [unknown, string, string][] = [
     [{ method: 'offset' }, "Missing 'pagination.limit' attribute required for offset pagination", 'parameters.api.pagination.limit'],
-    [{ method: 'offset', limit: '0' }, "Missing 'pagination.limit' attribute required for offset pagination", 'parameters.api.pagination.limit'],
+    [
+      { method: 'offset', limit: '0' },
+      "Missing 'pagination.limit' attribute required for offset pagination",
+      'parameters.api.pagination.limit',
+    ],
     [{ method: 'offset', limit: 'abc' }, `Parameter 'pagination.limit' is not numeric. Value '"abc"'.`, 'parameters.api.pagination.limit'],
     [{ method: 'offset', limit: true }, "Parameter 'pagination.limit' is not numeric. Value 'true'.", 'parameters.api.pagination.limit'],
     [{ method: 'offset', limit: '2 ' }, `Parameter 'pagination.limit' is not numeric. Value '"2 "'.`, 'parameters.api.pagination.limit'],

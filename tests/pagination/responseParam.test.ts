@@ -18,7 +18,11 @@ test('response.param P7: scrollRequest switches endpoint and method, merges para
     },
   });
   assert.equal(o.code, 0, o.lines.join('\n'));
-  assert.deepEqual(o.requests, ['POST /api/scan {"index":"books"}', 'GET /api/scan/continue?ttl=5m&token=t-1', 'GET /api/scan/continue?ttl=5m&token=t-2']);
+  assert.deepEqual(o.requests, [
+    'POST /api/scan {"index":"books"}',
+    'GET /api/scan/continue?ttl=5m&token=t-1',
+    'GET /api/scan/continue?ttl=5m&token=t-2',
+  ]);
   assert.deepEqual(logged(o, /No more pages found/), ['INFO: No more pages found, stopping pagination.']);
 });
 
@@ -51,9 +55,21 @@ test('response.param without includeParams sends only the value (and default par
 
 test('response.param configuration errors', async () => {
   const cases: [unknown, string, string][] = [
-    [{ method: 'response.param', queryParam: 'q' }, "Missing required 'pagination.responseParam' parameter.", 'parameters.api.pagination.responseParam'],
-    [{ method: 'response.param', responseParam: 'n' }, "Missing required 'pagination.queryParam' parameter.", 'parameters.api.pagination.queryParam'],
-    [{ method: 'response.param', responseParam: 'n', queryParam: 'q', scrollRequest: 'x' }, "'pagination.scrollRequest' must be a job-like array.", 'parameters.api.pagination.scrollRequest'],
+    [
+      { method: 'response.param', queryParam: 'q' },
+      "Missing required 'pagination.responseParam' parameter.",
+      'parameters.api.pagination.responseParam',
+    ],
+    [
+      { method: 'response.param', responseParam: 'n' },
+      "Missing required 'pagination.queryParam' parameter.",
+      'parameters.api.pagination.queryParam',
+    ],
+    [
+      { method: 'response.param', responseParam: 'n', queryParam: 'q', scrollRequest: 'x' },
+      "'pagination.scrollRequest' must be a job-like array.",
+      'parameters.api.pagination.scrollRequest',
+    ],
   ];
   for (const [pagination, message, path] of cases) {
     const o = await extract({ pagination, jobs: [{ endpoint: 'u' }] });

@@ -8,7 +8,10 @@ test('response.url P4: nested urlKey, relative and absolute links, job params dr
     jobs: [{ endpoint: 'orders', params: { status: 'paid' }, dataField: 'data' }],
     routes: {
       'GET /api/orders?status=paid': { data: [{ id: 1 }], paging: { next: 'orders?after=X1&status=paid' } },
-      'GET /api/orders?after=X1&status=paid': (_r: unknown, base: string) => ({ data: [{ id: 2 }], paging: { next: `${base}/api/orders?after=X2` } }),
+      'GET /api/orders?after=X1&status=paid': (_r: unknown, base: string) => ({
+        data: [{ id: 2 }],
+        paging: { next: `${base}/api/orders?after=X2` },
+      }),
       'GET /api/orders?after=X2': { data: [{ id: 3 }], paging: { next: '' } },
     },
   });

@@ -4,7 +4,12 @@ import { extract, items, logged, RawJson } from './helpers.ts';
 
 // 69 bytes as pjson, different on every call (so the same-response stop never fires)
 let serial = 100;
-const john = () => ({ items: [{ id: ++serial, name: 'John Doe' }, { id: 234, name: 'Jane Doe' }] });
+const john = () => ({
+  items: [
+    { id: ++serial, name: 'John Doe' },
+    { id: 234, name: 'Jane Doe' },
+  ],
+});
 /** A full page of `n` records, different on every call. */
 const page = (n: number) => {
   serial += 10;
@@ -55,10 +60,26 @@ test('nextPageFlag configuration errors', async () => {
   const cases: [unknown, string, string][] = [
     [{ stopOn: true }, "'field' has to be specified for 'nextPageFlag'", 'parameters.api.pagination.nextPageFlag.field'],
     [{ field: 'x' }, "'stopOn' value must be set to a boolean value for 'nextPageFlag'", 'parameters.api.pagination.nextPageFlag.stopOn'],
-    [{ field: 'x', stopOn: 'false' }, "'stopOn' value must be set to a boolean value for 'nextPageFlag', given 'string' type.", 'parameters.api.pagination.nextPageFlag.stopOn'],
-    [{ field: 'x', stopOn: 1.5 }, "'stopOn' value must be set to a boolean value for 'nextPageFlag', given 'double' type.", 'parameters.api.pagination.nextPageFlag.stopOn'],
-    [{ field: 'x', stopOn: false, ifNotSet: 1 }, "'ifNotSet' value must be boolean, given 'integer' type.", 'parameters.api.pagination.nextPageFlag.ifNotSet'],
-    [{ field: 'x', stopOn: false, ifNotSet: [1] }, "'ifNotSet' value must be boolean, given 'array' type.", 'parameters.api.pagination.nextPageFlag.ifNotSet'],
+    [
+      { field: 'x', stopOn: 'false' },
+      "'stopOn' value must be set to a boolean value for 'nextPageFlag', given 'string' type.",
+      'parameters.api.pagination.nextPageFlag.stopOn',
+    ],
+    [
+      { field: 'x', stopOn: 1.5 },
+      "'stopOn' value must be set to a boolean value for 'nextPageFlag', given 'double' type.",
+      'parameters.api.pagination.nextPageFlag.stopOn',
+    ],
+    [
+      { field: 'x', stopOn: false, ifNotSet: 1 },
+      "'ifNotSet' value must be boolean, given 'integer' type.",
+      'parameters.api.pagination.nextPageFlag.ifNotSet',
+    ],
+    [
+      { field: 'x', stopOn: false, ifNotSet: [1] },
+      "'ifNotSet' value must be boolean, given 'array' type.",
+      'parameters.api.pagination.nextPageFlag.ifNotSet',
+    ],
   ];
   for (const [flag, message, path] of cases) {
     const o = await extract({ pagination: { method: 'pagenum', nextPageFlag: flag }, jobs: [{ endpoint: 'u' }] });
@@ -208,7 +229,9 @@ test('P9: all wrappers; limitStop is consulted first, the others then not at all
   });
   assert.equal(o.code, 0, o.lines.join('\n'));
   assert.equal(o.requests.length, 3);
-  assert.deepEqual(logged(o, /Limit reached|Force stopping|Stopping scrolling|Pagination stopped/), ['INFO: Limit reached, stopping scrolling. Current count: 9, limit: 7']);
+  assert.deepEqual(logged(o, /Limit reached|Force stopping|Stopping scrolling|Pagination stopped/), [
+    'INFO: Limit reached, stopping scrolling. Current count: 9, limit: 7',
+  ]);
 });
 
 test('forceStop is consulted before nextPageFlag, which is consulted before the method', async () => {
@@ -217,13 +240,17 @@ test('forceStop is consulted before nextPageFlag, which is consulted before the 
     jobs: [{ endpoint: 'e', dataField: 'items' }],
     routes: { 'GET /api/e?page=1&limit=5': { items: items(1) } },
   });
-  assert.deepEqual(logged(o, /Force stopping|Stopping scrolling|Pagination stopped/), ['INFO: Force stopping: page limit reached (1 pages).']);
+  assert.deepEqual(logged(o, /Force stopping|Stopping scrolling|Pagination stopped/), [
+    'INFO: Force stopping: page limit reached (1 pages).',
+  ]);
   const flag = await extract({
     pagination: { method: 'pagenum', limit: 5, nextPageFlag: { field: 'more', stopOn: false } },
     jobs: [{ endpoint: 'e', dataField: 'items' }],
     routes: { 'GET /api/e?page=1&limit=5': { items: items(1) } },
   });
-  assert.deepEqual(logged(flag, /Force stopping|Stopping scrolling|Pagination stopped/), ["INFO: Stopping scrolling because 'more' is 'false'"]);
+  assert.deepEqual(logged(flag, /Force stopping|Stopping scrolling|Pagination stopped/), [
+    "INFO: Stopping scrolling because 'more' is 'false'",
+  ]);
 });
 
 test('stop conditions on a "multiple" configuration apply to every job (each job counts its own pages, 116)', async () => {

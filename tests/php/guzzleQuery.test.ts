@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildQueryRebuild, mergeIndexedList, mergeReplace, parseQueryParamIsQuery, parseQueryRebuild, rebuildQuery } from '../../src/php/guzzleQuery.ts';
+import {
+  buildQueryRebuild,
+  mergeIndexedList,
+  mergeReplace,
+  parseQueryParamIsQuery,
+  parseQueryRebuild,
+  rebuildQuery,
+} from '../../src/php/guzzleQuery.ts';
 import { mergeParamsIntoUrl } from '../../src/php/mergeQuery.ts';
 import { PhpArray, type Value } from '../../src/php/value.ts';
 import { m, f, entries } from './helpers.ts';

@@ -351,12 +351,19 @@ test('keys: the same text gives the same key, different texts never share one (c
   assert.equal(b!.get(`k${(2000).toString(36)}`), -2000);
   // Escaped, long and non-Latin-1 keys.
   const odd = decodeJson('{"a\\"b":1,"' + 'x'.repeat(100) + '":2,"é€":3,"a\\u0062":4,"ab":5}', 'response') as JsonObject;
-  assert.deepEqual([...odd], [['a"b', 1], ['x'.repeat(100), 2], ['é€', 3], ['ab', 5]]);
+  assert.deepEqual(
+    [...odd],
+    [
+      ['a"b', 1],
+      ['x'.repeat(100), 2],
+      ['é€', 3],
+      ['ab', 5],
+    ],
+  );
 });
 
 test('decodeUtf8Lossy drops invalid sequences, keeps genuine U+FFFD', () => {
-  const b = (...xs: (number | string)[]) =>
-    new Uint8Array(xs.flatMap((x) => (typeof x === 'string' ? [...Buffer.from(x, 'utf8')] : [x])));
+  const b = (...xs: (number | string)[]) => new Uint8Array(xs.flatMap((x) => (typeof x === 'string' ? [...Buffer.from(x, 'utf8')] : [x])));
   const cases: [Uint8Array, string][] = [
     [b('abc'), 'abc'],
     [b('žluť 😀'), 'žluť 😀'],

@@ -98,9 +98,25 @@ test('pjson: containers', () => {
 
 test('isListLike', () => {
   assert.equal(isListLike(new Map()), true);
-  assert.equal(isListLike(new Map([['0', 1], ['1', 2]])), true);
+  assert.equal(
+    isListLike(
+      new Map([
+        ['0', 1],
+        ['1', 2],
+      ]),
+    ),
+    true,
+  );
   assert.equal(isListLike(new Map([['1', 1]])), false);
-  assert.equal(isListLike(new Map([['0', 1], ['x', 2]])), false);
+  assert.equal(
+    isListLike(
+      new Map([
+        ['0', 1],
+        ['x', 2],
+      ]),
+    ),
+    false,
+  );
 });
 
 test('logJson: plain JS values', () => {

@@ -10,7 +10,20 @@ function randomDoubles(count: number): number[] {
     return s / 4294967296;
   };
   const view = new DataView(new ArrayBuffer(8));
-  const xs: number[] = [0.1, 0.5, 1.5, 2.5, 1e-4, 1e16, 1e17, 99999999999999990, 123456789012345.625, 123456789012345.875, 9007199254740993, 2 ** 53 + 2];
+  const xs: number[] = [
+    0.1,
+    0.5,
+    1.5,
+    2.5,
+    1e-4,
+    1e16,
+    1e17,
+    99999999999999990,
+    123456789012345.625,
+    123456789012345.875,
+    9007199254740993,
+    2 ** 53 + 2,
+  ];
   for (let p = -5; p <= 18; p++) {
     let lo = 10 ** p;
     let hi = lo;
@@ -80,7 +93,10 @@ test('writeShortFloatString writes the bytes of phpFloatString, or nothing', () 
     out.fill(0xff);
     const end = writeShortFloatString(x, out, 3);
     if (end < 0) {
-      assert.ok(out.every((b) => b === 0xff), `wrote for ${x}`);
+      assert.ok(
+        out.every((b) => b === 0xff),
+        `wrote for ${x}`,
+      );
       return false;
     }
     assert.equal(Buffer.from(out.subarray(3, end)).toString('latin1'), phpFloatString(x), String(x));
@@ -88,7 +104,8 @@ test('writeShortFloatString writes the bytes of phpFloatString, or nothing', () 
     return true;
   };
   for (const x of [12.5, 0.0012, -88.5, 0.625, 7, 1e-4, 2147483647, 0.1, 99999.999]) assert.ok(check(x), `fast path for ${x}`);
-  for (const x of [0, -0, NaN, Infinity, -Infinity, 1e-5, 9.99e-5, 0.1 + 0.2, 1e20, 2 ** 31, Math.PI, 1 / 3]) assert.ok(!check(x), `no fast path for ${x}`);
+  for (const x of [0, -0, NaN, Infinity, -Infinity, 1e-5, 9.99e-5, 0.1 + 0.2, 1e20, 2 ** 31, Math.PI, 1 / 3])
+    assert.ok(!check(x), `no fast path for ${x}`);
   let seed = 7;
   const next = (n: number): number => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;

@@ -58,7 +58,10 @@ test('floats: 17 significant digits, E exponent', () => {
 
 test('objects: keys always strings', () => {
   assert.equal(phpSerialize(new JsonObject()), 'O:8:"stdClass":0:{}');
-  assert.equal(phpSerialize(decodeJson('{"1":"a","b":{},"":null,"ž":[]}', 'response')), 'O:8:"stdClass":4:{s:1:"1";s:1:"a";s:1:"b";O:8:"stdClass":0:{}s:0:"";N;s:2:"ž";a:0:{}}');
+  assert.equal(
+    phpSerialize(decodeJson('{"1":"a","b":{},"":null,"ž":[]}', 'response')),
+    'O:8:"stdClass":4:{s:1:"1";s:1:"a";s:1:"b";O:8:"stdClass":0:{}s:0:"";N;s:2:"ž";a:0:{}}',
+  );
 });
 
 test('lists', () => {
@@ -67,7 +70,10 @@ test('lists', () => {
 });
 
 test('associative arrays (config userData): canonical int keys as i:', () => {
-  const m = decodeJson('{"5":1,"-3":2,"05":3,"a":4,"0":5,"-0":6,"1.0":7,"9223372036854775808":8,"-9223372036854775808":9}', 'config') as PhpArray;
+  const m = decodeJson(
+    '{"5":1,"-3":2,"05":3,"a":4,"0":5,"-0":6,"1.0":7,"9223372036854775808":8,"-9223372036854775808":9}',
+    'config',
+  ) as PhpArray;
   assert.equal(
     phpSerialize(m),
     'a:9:{i:5;i:1;i:-3;i:2;s:2:"05";i:3;s:1:"a";i:4;i:0;i:5;s:2:"-0";i:6;s:3:"1.0";i:7;s:19:"9223372036854775808";i:8;i:-9223372036854775808;i:9;}',
@@ -77,7 +83,22 @@ test('associative arrays (config userData): canonical int keys as i:', () => {
 
 test('isCanonicalIntKey', () => {
   const yes = ['0', '5', '-3', '123', '9223372036854775807', '-9223372036854775808'];
-  const no = ['', '-', '-0', '05', '00', '1.0', '1e3', ' 1', '1 ', '+1', 'a', '9223372036854775808', '-9223372036854775809', '99999999999999999999'];
+  const no = [
+    '',
+    '-',
+    '-0',
+    '05',
+    '00',
+    '1.0',
+    '1e3',
+    ' 1',
+    '1 ',
+    '+1',
+    'a',
+    '9223372036854775808',
+    '-9223372036854775809',
+    '99999999999999999999',
+  ];
   for (const k of yes) assert.equal(isCanonicalIntKey(k), true, k);
   for (const k of no) assert.equal(isCanonicalIntKey(k), false, k);
 });

@@ -70,17 +70,41 @@ describe('ex-generic-platform (in process, fake stack)', () => {
   test('apis lists the portal', async () => {
     const o = await cli(['apis', '--portal', fake.portalUrl], {});
     assert.equal(o.code, 0);
-    assert.deepEqual(o.stdout, ['stack fake.test', `storage\t${fake.storageUrl}\tStorage API\t${fake.portalUrl}/specs/storage.json`, `queue\t${fake.queueUrl}\tJob Queue API\t${fake.portalUrl}/specs/queue.yaml`]);
+    assert.deepEqual(o.stdout, [
+      'stack fake.test',
+      `storage\t${fake.storageUrl}\tStorage API\t${fake.portalUrl}/specs/storage.json`,
+      `queue\t${fake.queueUrl}\tJob Queue API\t${fake.portalUrl}/specs/queue.yaml`,
+    ]);
   });
 
   test('run --wait: prints the job as it moves, exit 0 on success', async () => {
-    const o = await cli(['run', '--stack', fake.storageUrl, '--component', 'keboola.ex-generic-ts', '--config', 'ok', '--row', 'a', '--row', 'b', '--wait', '--timeout', '60']);
+    const o = await cli([
+      'run',
+      '--stack',
+      fake.storageUrl,
+      '--component',
+      'keboola.ex-generic-ts',
+      '--config',
+      'ok',
+      '--row',
+      'a',
+      '--row',
+      'b',
+      '--wait',
+      '--timeout',
+      '60',
+    ]);
     assert.equal(o.code, 0, o.stderr.join('\n'));
     assert.deepEqual(
       o.stdout.map((l) => l.replace(/\d{4}/g, 'N')),
-      [`job N: created ${fake.queueUrl}/jobs/N`, `job N: processing ${fake.queueUrl}/jobs/N`, `job N: success ${fake.queueUrl}/jobs/N`].map((l) => l.replace(/\d{4}/g, 'N')),
+      [`job N: created ${fake.queueUrl}/jobs/N`, `job N: processing ${fake.queueUrl}/jobs/N`, `job N: success ${fake.queueUrl}/jobs/N`].map(
+        (l) => l.replace(/\d{4}/g, 'N'),
+      ),
     );
-    assert.equal(fake.seen.find((s) => s.method === 'POST')!.body, '{"mode":"run","component":"keboola.ex-generic-ts","config":"ok","configRowIds":["a","b"]}');
+    assert.equal(
+      fake.seen.find((s) => s.method === 'POST')!.body,
+      '{"mode":"run","component":"keboola.ex-generic-ts","config":"ok","configRowIds":["a","b"]}',
+    );
     noToken(o);
   });
 
@@ -133,7 +157,11 @@ describe('ex-generic-platform (in process, fake stack)', () => {
   test('unreachable stack: exit 1, one line', async () => {
     const port = await freePort();
     const o = await cli(['services', '--stack', `http://127.0.0.1:${port}`]);
-    assert.deepEqual(o, { code: 1, stdout: [], stderr: [`ex-generic-platform: Cannot reach http://127.0.0.1:${port}: connection refused`] });
+    assert.deepEqual(o, {
+      code: 1,
+      stdout: [],
+      stderr: [`ex-generic-platform: Cannot reach http://127.0.0.1:${port}: connection refused`],
+    });
   });
 
   test('the token from a .env file; the environment wins over it', async () => {
@@ -152,14 +180,21 @@ describe('ex-generic-platform (in process, fake stack)', () => {
 
   test('missing token and usage errors', async () => {
     const missing = await cli(['run', '--stack', fake.storageUrl, '--component', 'c', '--config', 'ok'], {});
-    assert.deepEqual(missing, { code: 1, stdout: [], stderr: ['ex-generic-platform: No Storage API token: set KBC_TOKEN (in the environment or a .env file).'] });
+    assert.deepEqual(missing, {
+      code: 1,
+      stdout: [],
+      stderr: ['ex-generic-platform: No Storage API token: set KBC_TOKEN (in the environment or a .env file).'],
+    });
     assert.equal((await cli(['run', '--stack', fake.storageUrl, '--config', 'ok'])).code, 2);
     assert.equal((await cli(['services'])).code, 2);
     assert.equal((await cli(['services', '--stack', 'mars-1'])).code, 2);
     assert.equal((await cli(['frobnicate'])).code, 2);
     assert.equal((await cli(['services', '--stack', fake.storageUrl, '--component', 'x'])).code, 2);
     assert.equal((await cli(['run', '--stack', fake.storageUrl, '--component', 'c', '--config', 'ok', '--timeout', '5'])).code, 2);
-    assert.deepEqual(fake.seen.filter((s) => s.method === 'POST'), []);
+    assert.deepEqual(
+      fake.seen.filter((s) => s.method === 'POST'),
+      [],
+    );
   });
 });
 
@@ -196,7 +231,11 @@ describe('ex-generic-platform (real process)', { timeout: 60_000 }, () => {
   test('an unreachable stack: one line on stderr, exit 1, token not printed', async () => {
     const port = await freePort();
     const o = await runBin(['run', '--stack', `https://127.0.0.1:${port}`, '--component', 'c', '--config', '1'], { KBC_TOKEN: TOKEN });
-    assert.deepEqual(o, { code: 1, stdout: [], stderr: [`ex-generic-platform: Cannot reach https://127.0.0.1:${port}: connection refused`] });
+    assert.deepEqual(o, {
+      code: 1,
+      stdout: [],
+      stderr: [`ex-generic-platform: Cannot reach https://127.0.0.1:${port}: connection refused`],
+    });
   });
 
   test('plain http is refused outside tests', async () => {

@@ -65,11 +65,17 @@ describe('stack index and API portal', () => {
   test('the storage index is read without the token, once per client', async () => {
     const { platform } = client();
     const index = await platform.getStorageIndex();
-    assert.deepEqual(index.services.map((s) => s.id), ['import', 'queue', 'sync-actions']);
+    assert.deepEqual(
+      index.services.map((s) => s.id),
+      ['import', 'queue', 'sync-actions'],
+    );
     assert.equal(index['host'], 'connection.fake.test', 'unknown members are kept');
     await platform.getStorageIndex();
     assert.equal(await platform.getServiceUrl('queue'), fake.queueUrl, 'trailing / removed');
-    assert.deepEqual(fake.seen.map((s) => `${s.server} ${s.method} ${s.path}`), ['storage GET /v2/storage']);
+    assert.deepEqual(
+      fake.seen.map((s) => `${s.server} ${s.method} ${s.path}`),
+      ['storage GET /v2/storage'],
+    );
     assert.deepEqual(tokensSentTo('storage'), [undefined]);
   });
 
@@ -86,10 +92,13 @@ describe('stack index and API portal', () => {
     const { platform } = client();
     const portal = await platform.getPortalIndex(`${fake.portalUrl}/`);
     assert.equal(portal.stack, 'fake.test');
-    assert.deepEqual(portal.services.map((s) => [s.id, s.apiUrl, s.openApiSpecUrl]), [
-      ['storage', fake.storageUrl, `${fake.portalUrl}/specs/storage.json`],
-      ['queue', fake.queueUrl, `${fake.portalUrl}/specs/queue.yaml`],
-    ]);
+    assert.deepEqual(
+      portal.services.map((s) => [s.id, s.apiUrl, s.openApiSpecUrl]),
+      [
+        ['storage', fake.storageUrl, `${fake.portalUrl}/specs/storage.json`],
+        ['queue', fake.queueUrl, `${fake.portalUrl}/specs/queue.yaml`],
+      ],
+    );
     assert.deepEqual(tokensSentTo('portal'), [undefined]);
   });
 
@@ -110,7 +119,10 @@ describe('stack index and API portal', () => {
     assert.equal(resolveStack('eu-north-azure').storageUrl, 'https://connection.north-europe.azure.keboola.com');
     assert.equal(resolveStack('eu-west-gcp').storageUrl, 'https://connection.europe-west3.gcp.keboola.com');
     assert.equal(resolveStack('us-east-gcp').storageUrl, 'https://connection.us-east4.gcp.keboola.com');
-    assert.deepEqual(resolveStack('https://connection.acme.keboola.com/'), { storageUrl: 'https://connection.acme.keboola.com', portalUrl: undefined });
+    assert.deepEqual(resolveStack('https://connection.acme.keboola.com/'), {
+      storageUrl: 'https://connection.acme.keboola.com',
+      portalUrl: undefined,
+    });
     assert.throws(() => resolveStack('mars-1'), PlatformUsageError);
     assert.throws(() => resolveStack('http://connection.acme.keboola.com'), /https only/);
     assert.throws(() => resolveStack('http://127.0.0.1:8000'), /https only/);
@@ -152,13 +164,21 @@ describe('jobs', () => {
   test('runAndWait: created → processing → success; pauses start at 1 s', async () => {
     const { platform, pauses } = client();
     const seenStatuses: string[] = [];
-    const job = await platform.runAndWait({ component: 'keboola.ex-generic-ts', config: 'ok', mode: 'forceRun', wait: { onPoll: (j) => seenStatuses.push(j.status) } });
+    const job = await platform.runAndWait({
+      component: 'keboola.ex-generic-ts',
+      config: 'ok',
+      mode: 'forceRun',
+      wait: { onPoll: (j) => seenStatuses.push(j.status) },
+    });
     assert.equal(job.status, 'success');
     assert.equal(job.isFinished, true);
     assert.deepEqual(seenStatuses, ['processing', 'success']);
     assert.deepEqual(pauses, [1000]);
     assert.equal(JSON.parse(fake.seen.find((s) => s.method === 'POST')!.body).mode, 'forceRun');
-    assert.deepEqual(fake.seen.filter((s) => s.method === 'GET' && s.server === 'queue').map((s) => s.path), [`/jobs/${job.id}`, `/jobs/${job.id}`]);
+    assert.deepEqual(
+      fake.seen.filter((s) => s.method === 'GET' && s.server === 'queue').map((s) => s.path),
+      [`/jobs/${job.id}`, `/jobs/${job.id}`],
+    );
   });
 
   test('waitForJob: pauses double up to 10 s', async () => {
@@ -195,7 +215,10 @@ describe('jobs', () => {
     await assert.rejects(platform.createJob({ component: 'c', config: 'ok' }), (e: Error) => {
       assert.ok(e instanceof InvalidTokenError && e instanceof PlatformApiError);
       assert.equal(e.status, 401);
-      assert.match(e.message, /^Invalid Token: 127\.0\.0\.1:\d+ rejected the Storage API token \(HTTP 401 from POST http:\/\/127\.0\.0\.1:\d+\/jobs\)/);
+      assert.match(
+        e.message,
+        /^Invalid Token: 127\.0\.0\.1:\d+ rejected the Storage API token \(HTTP 401 from POST http:\/\/127\.0\.0\.1:\d+\/jobs\)/,
+      );
       assert.ok(!e.message.includes('wrong-token-value') && !e.body.includes('wrong-token-value'), e.body);
       assert.match(e.body, /\[hidden\]/);
       return true;
@@ -212,7 +235,10 @@ describe('jobs', () => {
       assert.ok(!e.message.includes(TOKEN) && !e.body.includes(TOKEN));
       return true;
     });
-    await assert.rejects(platform.createJob({ component: 'c', config: 'missing' }), (e: PlatformApiError) => e.status === 404 && /Configuration missing not found/.test(e.message));
+    await assert.rejects(
+      platform.createJob({ component: 'c', config: 'missing' }),
+      (e: PlatformApiError) => e.status === 404 && /Configuration missing not found/.test(e.message),
+    );
     fake.queueFailure = 503;
     fake.seen.length = 0;
     await assert.rejects(platform.createJob({ component: 'c', config: 'ok' }), (e: PlatformApiError) => e.status === 503);
@@ -224,7 +250,10 @@ describe('jobs', () => {
 
   test('no token: a clear error before any request', async () => {
     const { platform } = client({ token: '' });
-    await assert.rejects(platform.createJob({ component: 'c', config: 'ok' }), (e: Error) => e instanceof MissingTokenError && /KBC_TOKEN/.test(e.message));
+    await assert.rejects(
+      platform.createJob({ component: 'c', config: 'ok' }),
+      (e: Error) => e instanceof MissingTokenError && /KBC_TOKEN/.test(e.message),
+    );
     await assert.rejects(platform.getJob('1'), MissingTokenError);
     assert.deepEqual(fake.seen, []);
     assert.equal(new PlatformClient({ storageUrl: 'https://connection.keboola.com', env: { KBC_TOKEN: 'x' } }).hasToken, true);
@@ -250,7 +279,10 @@ describe('the token stays on its own stack', () => {
       assert.match(e.message, /redirect to ".*\/jobs" not followed/);
       return true;
     });
-    assert.deepEqual(fake.seen.filter((s) => s.server === 'outsider'), []);
+    assert.deepEqual(
+      fake.seen.filter((s) => s.server === 'outsider'),
+      [],
+    );
   });
 
   test("a job record's url is never polled: the address comes from the index", async () => {
@@ -259,7 +291,10 @@ describe('the token stays on its own stack', () => {
     assert.ok(created.url.startsWith(fake.outsiderUrl));
     const job = await platform.waitForJob(created);
     assert.equal(job.status, 'success');
-    assert.deepEqual(fake.seen.filter((s) => s.server === 'outsider'), []);
+    assert.deepEqual(
+      fake.seen.filter((s) => s.server === 'outsider'),
+      [],
+    );
   });
 
   test('an index whose queue is plain http on a public host: refused before sending', async () => {
@@ -271,7 +306,10 @@ describe('the token stays on its own stack', () => {
       return Response.json({ id: '1', status: 'created', isFinished: false, url: '' });
     };
     const platform = new PlatformClient({ storageUrl: 'https://connection.example.test', token: TOKEN, env: {}, fetch: stub });
-    await assert.rejects(platform.createJob({ component: 'c', config: '1' }), (e: Error) => e instanceof UntrustedHostError && /https only/.test(e.message));
+    await assert.rejects(
+      platform.createJob({ component: 'c', config: '1' }),
+      (e: Error) => e instanceof UntrustedHostError && /https only/.test(e.message),
+    );
     assert.deepEqual(calls, ['GET https://connection.example.test/v2/storage token=false']);
   });
 
@@ -280,13 +318,19 @@ describe('the token stays on its own stack', () => {
     const stub: typeof fetch = async (input, init) => {
       const url = String(input);
       const headers = new Headers(init?.headers);
-      calls.push(`${init?.method ?? 'GET'} ${url} ${headers.get('X-StorageApi-Token') === TOKEN ? 'token' : 'none'} redirect=${init?.redirect}`);
-      if (url === 'https://connection.example.test/v2/storage') return Response.json({ services: [{ id: 'queue', url: 'https://queue.example.test/' }] });
+      calls.push(
+        `${init?.method ?? 'GET'} ${url} ${headers.get('X-StorageApi-Token') === TOKEN ? 'token' : 'none'} redirect=${init?.redirect}`,
+      );
+      if (url === 'https://connection.example.test/v2/storage')
+        return Response.json({ services: [{ id: 'queue', url: 'https://queue.example.test/' }] });
       return Response.json({ id: 7, status: 'created', isFinished: false, url: 'https://queue.example.test/jobs/7' }, { status: 201 });
     };
     const platform = new PlatformClient({ storageUrl: 'https://connection.example.test/', token: TOKEN, env: {}, fetch: stub });
     const job = await platform.createJob({ component: 'c', config: '1' });
     assert.equal(job.id, '7');
-    assert.deepEqual(calls, ['GET https://connection.example.test/v2/storage none redirect=manual', 'POST https://queue.example.test/jobs token redirect=manual']);
+    assert.deepEqual(calls, [
+      'GET https://connection.example.test/v2/storage none redirect=manual',
+      'POST https://queue.example.test/jobs token redirect=manual',
+    ]);
   });
 });

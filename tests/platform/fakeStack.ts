@@ -71,11 +71,23 @@ export async function startFakeStack(): Promise<FakeStack> {
   const seen: Seen[] = [];
   const jobs = new Map<string, Job>();
   let nextId = 1000;
-  const record = (server: Seen['server']) => (req: http.IncomingMessage, body: string): void => {
-    const raw = req.headers['x-storageapi-token'];
-    seen.push({ server, method: req.method ?? '', path: req.url ?? '', token: Array.isArray(raw) ? raw[0] : raw, headers: req.headers, body });
-  };
-  const withBody = (server: Seen['server'], handle: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void): http.RequestListener => {
+  const record =
+    (server: Seen['server']) =>
+    (req: http.IncomingMessage, body: string): void => {
+      const raw = req.headers['x-storageapi-token'];
+      seen.push({
+        server,
+        method: req.method ?? '',
+        path: req.url ?? '',
+        token: Array.isArray(raw) ? raw[0] : raw,
+        headers: req.headers,
+        body,
+      });
+    };
+  const withBody = (
+    server: Seen['server'],
+    handle: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void,
+  ): http.RequestListener => {
     const log = record(server);
     return (req, res) => {
       const chunks: Buffer[] = [];
@@ -92,7 +104,8 @@ export async function startFakeStack(): Promise<FakeStack> {
 
   const queue = await listen(
     withBody('queue', (req, res, body) => {
-      if (stack.queueFailure !== undefined) return send(res, stack.queueFailure, { error: 'Service temporarily unavailable', code: stack.queueFailure });
+      if (stack.queueFailure !== undefined)
+        return send(res, stack.queueFailure, { error: 'Service temporarily unavailable', code: stack.queueFailure });
       const token = req.headers['x-storageapi-token'];
       if (token !== TOKEN) {
         const echo = stack.echoToken ? ` (got ${String(token)})` : '';
@@ -107,7 +120,8 @@ export async function startFakeStack(): Promise<FakeStack> {
           return send(res, 400, { error: 'Invalid JSON' });
         }
         if (parsed['config'] === 'redirect') return send(res, 307, '', { Location: `${outsider.url}/jobs` });
-        if (parsed['config'] === 'forbidden') return send(res, 403, { error: `You do not have access${stack.echoToken ? ` with ${TOKEN}` : ''}` });
+        if (parsed['config'] === 'forbidden')
+          return send(res, 403, { error: `You do not have access${stack.echoToken ? ` with ${TOKEN}` : ''}` });
         const plan = PLANS[String(parsed['config'])];
         if (!plan) return send(res, 404, { error: `Configuration ${String(parsed['config'])} not found`, code: 404 });
         const id = String(nextId++);
@@ -170,7 +184,14 @@ export async function startFakeStack(): Promise<FakeStack> {
   const storage = await listen(
     withBody('storage', (req, res) => {
       if (req.method === 'GET' && req.url === '/v2/storage') {
-        return send(res, 200, { host: 'connection.fake.test', api: 'storage', version: 'v2', services: stack.services, components: [], features: [] });
+        return send(res, 200, {
+          host: 'connection.fake.test',
+          api: 'storage',
+          version: 'v2',
+          services: stack.services,
+          components: [],
+          features: [],
+        });
       }
       return send(res, 404, { error: 'Route not found' });
     }),

@@ -41,7 +41,10 @@ test('the runtime stage installs, warms the compile cache and starts exactly as 
   // The compile cache is kept per user: the warm-up must run as the user of the entrypoint.
   const warm = stage.indexOf(`RUN ${scriptValue('WARM_CACHE')}`);
   assert.ok(warm > stage.lastIndexOf(user) && warm < stage.indexOf(entrypoint), 'the cache warm-up runs after USER, before ENTRYPOINT');
-  assert.ok(stage.some((l) => /^ENV .*KBC_DATADIR=\/data\b/.test(l)), 'KBC_DATADIR=/data');
+  assert.ok(
+    stage.some((l) => /^ENV .*KBC_DATADIR=\/data\b/.test(l)),
+    'KBC_DATADIR=/data',
+  );
   const target = JSON.parse(scriptValue('ENTRYPOINT')) as string[];
   assert.equal(target[1], '/app/dist/cli.js');
   assert.ok(fs.existsSync(path.join(ROOT, 'src', 'cli.ts')), 'dist/cli.js is built from src/cli.ts');
@@ -55,7 +58,12 @@ test('.dockerignore lets through everything the Dockerfile copies from the conte
   const copied = read('Dockerfile')
     .split('\n')
     .filter((l) => /^COPY (?!--from)/.test(l))
-    .flatMap((l) => l.replace(/^COPY /, '').split(/\s+/).slice(0, -1));
+    .flatMap((l) =>
+      l
+        .replace(/^COPY /, '')
+        .split(/\s+/)
+        .slice(0, -1),
+    );
   for (const file of copied) assert.ok(allowed.includes(file.replace(/\/$/, '')), `${file} is excluded by .dockerignore`);
 });
 

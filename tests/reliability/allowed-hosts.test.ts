@@ -41,7 +41,11 @@ async function refused(name: string, cfg: unknown, url: string): Promise<void> {
   const before = outside.requests.length;
   const r = await runWith(cfg);
   const line = assertFailed(r, 1, name);
-  assert.equal(line, `logger.ERROR: URL "${url}" is not in the allowed hosts whitelist. {"configPath":"image_parameters.allowed_hosts"} []`, name);
+  assert.equal(
+    line,
+    `logger.ERROR: URL "${url}" is not in the allowed hosts whitelist. {"configPath":"image_parameters.allowed_hosts"} []`,
+    name,
+  );
   assert.equal(outside.requests.length, before, `${name}: the host outside the list was contacted`);
   cleanup(r);
 }
@@ -49,22 +53,48 @@ async function refused(name: string, cfg: unknown, url: string): Promise<void> {
 test('the allowed host itself works (control)', async () => {
   const r = await runWith(config({}, [{ endpoint: 'redirect-in', dataField: 'data' }]));
   assert.equal(r.code, 0, r.lines.map(strip).join('\n'));
-  assert.ok(Object.keys(outSnapshot(r.dir)).some((f) => f.startsWith('tables/b.redirect')), 'table written');
+  assert.ok(
+    Object.keys(outSnapshot(r.dir)).some((f) => f.startsWith('tables/b.redirect')),
+    'table written',
+  );
   cleanup(r);
 });
 
 test('set-up: a job URL outside the list fails before any request', async () => {
   const before = allowed.requests.length;
-  await refused('base URL elsewhere', config({ baseUrl: `${outside.url}/api/` }, [{ endpoint: 'users', params: { a: 'b c' } }]), `${outside.url}/api/users?a=b+c`);
-  await refused('wrong scheme', config({}, [{ endpoint: 'users' }], [{ scheme: 'https', host: '127.0.0.1', port: allowed.port }]), `${allowed.url}/api/users`);
-  await refused('a port given as a string never matches', config({}, [{ endpoint: 'users' }], [{ host: '127.0.0.1', port: String(allowed.port) }]), `${allowed.url}/api/users`);
+  await refused(
+    'base URL elsewhere',
+    config({ baseUrl: `${outside.url}/api/` }, [{ endpoint: 'users', params: { a: 'b c' } }]),
+    `${outside.url}/api/users?a=b+c`,
+  );
+  await refused(
+    'wrong scheme',
+    config({}, [{ endpoint: 'users' }], [{ scheme: 'https', host: '127.0.0.1', port: allowed.port }]),
+    `${allowed.url}/api/users`,
+  );
+  await refused(
+    'a port given as a string never matches',
+    config({}, [{ endpoint: 'users' }], [{ host: '127.0.0.1', port: String(allowed.port) }]),
+    `${allowed.url}/api/users`,
+  );
   assert.equal(allowed.requests.length, before, 'no request at all');
 });
 
 test('an absolute-path endpoint passes the set-up check (string join, as the reference) but not the request check', async () => {
   const before = allowed.requests.length;
-  await refused('absolute path', config({}, [{ endpoint: 'users', dataField: 'data' }, { endpoint: '/other/x', dataField: 'data' }]), `${allowed.url}/other/x`);
-  assert.deepEqual(allowed.requests.slice(before).map((q) => q.target), ['/api/users'], '/other/x is never requested');
+  await refused(
+    'absolute path',
+    config({}, [
+      { endpoint: 'users', dataField: 'data' },
+      { endpoint: '/other/x', dataField: 'data' },
+    ]),
+    `${allowed.url}/other/x`,
+  );
+  assert.deepEqual(
+    allowed.requests.slice(before).map((q) => q.target),
+    ['/api/users'],
+    '/other/x is never requested',
+  );
 });
 
 test('a redirect that leaves the allowed set', async () => {
@@ -77,14 +107,33 @@ test('a next-page link that leaves the allowed set', async () => {
   nextLink = `//127.0.0.1:${outside.port}/api/page2`;
   await refused('network-path next link', config(RESPONSE_URL, [{ endpoint: 'paged', dataField: 'data' }]), `${outside.url}/api/page2`);
   nextLink = '/other/page2';
-  await refused('next link outside the endpoint prefix', config(RESPONSE_URL, [{ endpoint: 'paged', dataField: 'data' }]), `${allowed.url}/other/page2`);
+  await refused(
+    'next link outside the endpoint prefix',
+    config(RESPONSE_URL, [{ endpoint: 'paged', dataField: 'data' }]),
+    `${allowed.url}/other/page2`,
+  );
 });
 
 test('absolute child and login endpoints outside the set', async () => {
-  await refused('child', config({}, [{ endpoint: 'users', dataField: 'data', children: [{ endpoint: `${outside.url}/api/u/{id}`, placeholders: { id: 'id' } }] }]), `${outside.url}/api/u/1`);
+  await refused(
+    'child',
+    config({}, [
+      { endpoint: 'users', dataField: 'data', children: [{ endpoint: `${outside.url}/api/u/{id}`, placeholders: { id: 'id' } }] },
+    ]),
+    `${outside.url}/api/u/1`,
+  );
   await refused(
     'login',
-    config({ authentication: { type: 'login', loginRequest: { endpoint: `${outside.url}/api/login` }, apiRequest: { headers: { 'X-Token': 'token' } } } }, [{ endpoint: 'users', dataField: 'data' }]),
+    config(
+      {
+        authentication: {
+          type: 'login',
+          loginRequest: { endpoint: `${outside.url}/api/login` },
+          apiRequest: { headers: { 'X-Token': 'token' } },
+        },
+      },
+      [{ endpoint: 'users', dataField: 'data' }],
+    ),
     `${outside.url}/api/login`,
   );
 });

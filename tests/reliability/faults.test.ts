@@ -7,7 +7,18 @@
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { assertFailed, cleanup, NOW_S, outSnapshot, runWith, sendJson, startFaultServer, strip, type FaultServer, type Received } from './helpers.ts';
+import {
+  assertFailed,
+  cleanup,
+  NOW_S,
+  outSnapshot,
+  runWith,
+  sendJson,
+  startFaultServer,
+  strip,
+  type FaultServer,
+  type Received,
+} from './helpers.ts';
 
 // ------------------------------------------------------------------------------------------------
 // The API: 5 users on 3 pages (pagenum, limit 2), each with one order (a child job per user).
@@ -33,10 +44,12 @@ const BODY = JSON.stringify(users(1));
 const FAULTS: Record<string, Fault> = {
   '429 Retry-After seconds': (_q, res) => sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '3' }),
   '429 Retry-After Unix timestamp': (_q, res) => sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': String(NOW_S + 5) }),
-  '429 Retry-After HTTP date': (_q, res) => sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': new Date((NOW_S + 7) * 1000).toUTCString() }),
+  '429 Retry-After HTTP date': (_q, res) =>
+    sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': new Date((NOW_S + 7) * 1000).toUTCString() }),
   '503 Retry-After seconds': (_q, res) => sendJson(res, 503, '<html>maintenance</html>', { 'Retry-After': '3' }),
   '503 Retry-After Unix timestamp': (_q, res) => sendJson(res, 503, '<html>maintenance</html>', { 'Retry-After': String(NOW_S + 5) }),
-  '503 Retry-After HTTP date': (_q, res) => sendJson(res, 503, '<html>maintenance</html>', { 'Retry-After': new Date((NOW_S + 7) * 1000).toUTCString() }),
+  '503 Retry-After HTTP date': (_q, res) =>
+    sendJson(res, 503, '<html>maintenance</html>', { 'Retry-After': new Date((NOW_S + 7) * 1000).toUTCString() }),
   '500 burst': (_q, res) => sendJson(res, 500, { error: 'internal' }),
   'connection reset before the response': (_q, res) => {
     res.socket!.resetAndDestroy();
@@ -56,17 +69,50 @@ const FAULTS: Record<string, Fault> = {
 
 /** The message and delay schedule each fault produces once the retries are exhausted. */
 const FINAL: Record<string, { message: RegExp; delays: number[] }> = {
-  '429 Retry-After seconds': { message: /The API request failed: \[429\] Client error: `GET http:\/\/127\.0\.0\.1:\d+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `429 Too Many Requests` response: \{"error":"slow down"\} {2}\{"body":\{"error":"slow down"\},"attempts":3\} \[\]$/, delays: [3000, 3000] },
-  '429 Retry-After Unix timestamp': { message: /\[429\] Client error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `429 Too Many Requests`/, delays: [5000, 5000] },
-  '429 Retry-After HTTP date': { message: /\[429\] Client error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `429 Too Many Requests`/, delays: [7000, 7000] },
-  '503 Retry-After seconds': { message: /The API request failed: \[503\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable` response: <html>maintenance<\/html> {2}\{"body":"","attempts":3\} \[\]$/, delays: [3000, 3000] },
-  '503 Retry-After Unix timestamp': { message: /\[503\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable`/, delays: [5000, 5000] },
-  '503 Retry-After HTTP date': { message: /\[503\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable`/, delays: [7000, 7000] },
-  '500 burst': { message: /\[500\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `500 Internal Server Error` response: \{"error":"internal"\} {2}\{"body":\{"error":"internal"\},"attempts":3\} \[\]$/, delays: [1000, 2000] },
+  '429 Retry-After seconds': {
+    message:
+      /The API request failed: \[429\] Client error: `GET http:\/\/127\.0\.0\.1:\d+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `429 Too Many Requests` response: \{"error":"slow down"\} {2}\{"body":\{"error":"slow down"\},"attempts":3\} \[\]$/,
+    delays: [3000, 3000],
+  },
+  '429 Retry-After Unix timestamp': {
+    message: /\[429\] Client error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `429 Too Many Requests`/,
+    delays: [5000, 5000],
+  },
+  '429 Retry-After HTTP date': {
+    message: /\[429\] Client error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `429 Too Many Requests`/,
+    delays: [7000, 7000],
+  },
+  '503 Retry-After seconds': {
+    message:
+      /The API request failed: \[503\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable` response: <html>maintenance<\/html> {2}\{"body":"","attempts":3\} \[\]$/,
+    delays: [3000, 3000],
+  },
+  '503 Retry-After Unix timestamp': {
+    message: /\[503\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable`/,
+    delays: [5000, 5000],
+  },
+  '503 Retry-After HTTP date': {
+    message: /\[503\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable`/,
+    delays: [7000, 7000],
+  },
+  '500 burst': {
+    message:
+      /\[500\] Server error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `500 Internal Server Error` response: \{"error":"internal"\} {2}\{"body":\{"error":"internal"\},"attempts":3\} \[\]$/,
+    delays: [1000, 2000],
+  },
   'connection reset before the response': { message: /^logger\.ERROR: CURL error 52: Empty reply from server /, delays: [1000, 2000] },
-  'connection reset in the middle of the body': { message: /^logger\.ERROR: CURL error 56: Recv failure: Connection reset by peer /, delays: [1000, 2000] },
-  'truncated body (Content-Length larger than sent, then close)': { message: /^logger\.ERROR: CURL error 56: Recv failure: Connection reset by peer /, delays: [1000, 2000] },
-  'headers slower than requestTimeout': { message: /^logger\.ERROR: CURL error 28: Operation timed out after \d+ milliseconds with 0 bytes received /, delays: [1000, 2000] },
+  'connection reset in the middle of the body': {
+    message: /^logger\.ERROR: CURL error 56: Recv failure: Connection reset by peer /,
+    delays: [1000, 2000],
+  },
+  'truncated body (Content-Length larger than sent, then close)': {
+    message: /^logger\.ERROR: CURL error 56: Recv failure: Connection reset by peer /,
+    delays: [1000, 2000],
+  },
+  'headers slower than requestTimeout': {
+    message: /^logger\.ERROR: CURL error 28: Operation timed out after \d+ milliseconds with 0 bytes received /,
+    delays: [1000, 2000],
+  },
 };
 
 const MAX_RETRIES = 2;
@@ -84,7 +130,13 @@ function config(baseUrl: string, debug = false): unknown {
         debug,
         outputBucket: 'shop',
         incrementalOutput: true,
-        jobs: [{ endpoint: 'users', dataType: 'users', children: [{ endpoint: 'users/{id}/orders', dataType: 'orders', placeholders: { id: 'id' } }] }],
+        jobs: [
+          {
+            endpoint: 'users',
+            dataType: 'users',
+            children: [{ endpoint: 'users/{id}/orders', dataType: 'orders', placeholders: { id: 'id' } }],
+          },
+        ],
       },
     },
   };
@@ -126,7 +178,9 @@ after(async () => {
 describe('retries suffice: output byte-identical to the fault-free run', () => {
   for (const [name, fault] of Object.entries(FAULTS)) {
     // The slow-header fault costs requestTimeout per attempt: inject it into two requests only.
-    const targets = name.startsWith('headers slower') ? (t: string) => t === '/api/users?page=2&limit=2' || t === '/api/users/5/orders?page=1&limit=2' : () => true;
+    const targets = name.startsWith('headers slower')
+      ? (t: string) => t === '/api/users?page=2&limit=2' || t === '/api/users/5/orders?page=1&limit=2'
+      : () => true;
     test(`${name}: first ${MAX_RETRIES} attempts of every request fail`, async () => {
       let s: FaultServer;
       s = await server((q, res, attempt) => (attempt < MAX_RETRIES && targets(q.target) ? fault(q, res, s) : answer(q, res)));
@@ -137,7 +191,11 @@ describe('retries suffice: output byte-identical to the fault-free run', () => {
       assert.equal(s.requests.length, 8 + faulty.length * MAX_RETRIES);
       for (const t of faulty) assert.equal(s.count(t), MAX_RETRIES + 1, t);
       const expected = FINAL[name]!.delays;
-      assert.deepEqual([...r.sleeps].sort(), faulty.flatMap(() => expected).sort(), 'Retry-After (seconds, timestamp, HTTP date) or exponential back-off');
+      assert.deepEqual(
+        [...r.sleeps].sort(),
+        faulty.flatMap(() => expected).sort(),
+        'Retry-After (seconds, timestamp, HTTP date) or exponential back-off',
+      );
       const retryLines = r.lines.filter((l) => l.includes('Http request failed, retrying in'));
       assert.equal(retryLines.length, faulty.length * MAX_RETRIES);
       assert.match(strip(retryLines[0]), /^logger\.DEBUG: Http request failed, retrying in \d+\.\d seconds \[1x\]\. \{"http_code":/);
@@ -197,7 +255,10 @@ describe('retries exhausted: exit 1, which request, how, how many attempts, noth
     const s = await server((q, res) => (q.target === FAILING ? sendJson(res, 503, { error: 'down' }) : answer(q, res)));
     const r = await runWith(config(`${s.url}/api/`, false));
     const error = assertFailed(r, 1, '503 without debug');
-    assert.match(error, /\[503\] Server error: `GET http:\/\/127\.0\.0\.1:\d+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable` response: \{"error":"down"\} {2}\{"body":\{"error":"down"\},"attempts":3\} \[\]$/);
+    assert.match(
+      error,
+      /\[503\] Server error: `GET http:\/\/127\.0\.0\.1:\d+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable` response: \{"error":"down"\} {2}\{"body":\{"error":"down"\},"attempts":3\} \[\]$/,
+    );
     assert.ok(!r.lines.some((l) => l.includes('retrying')));
     cleanup(r);
   });
@@ -205,7 +266,10 @@ describe('retries exhausted: exit 1, which request, how, how many attempts, noth
   test('404 is not retried: one attempt, the error names the request', async () => {
     const s = await server((q, res) => (q.target === FAILING ? sendJson(res, 404, { error: 'gone' }) : answer(q, res)));
     const r = await runWith(config(`${s.url}/api/`));
-    assert.match(assertFailed(r, 1, '404'), /\[404\] Client error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `404 Not Found` response/);
+    assert.match(
+      assertFailed(r, 1, '404'),
+      /\[404\] Client error: `GET \S+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `404 Not Found` response/,
+    );
     assert.equal(s.count(FAILING), 1);
     assert.deepEqual(r.sleeps, []);
     cleanup(r);
@@ -216,7 +280,10 @@ describe('retries exhausted: exit 1, which request, how, how many attempts, noth
     const port = s.port;
     await s.close();
     const r = await runWith(config(`http://127.0.0.1:${port}/api/`));
-    assert.match(assertFailed(r, 1, 'refused'), new RegExp(`^logger\\.ERROR: CURL error 7: Failed to connect to 127\\.0\\.0\\.1 port ${port}: Connection refused `));
+    assert.match(
+      assertFailed(r, 1, 'refused'),
+      new RegExp(`^logger\\.ERROR: CURL error 7: Failed to connect to 127\\.0\\.0\\.1 port ${port}: Connection refused `),
+    );
     assert.deepEqual(r.sleeps, [1000, 2000]);
     cleanup(r);
   });

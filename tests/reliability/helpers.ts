@@ -51,7 +51,12 @@ export async function startFaultServer(handler: FaultHandler): Promise<FaultServ
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const received: Received = { method: req.method ?? '', target: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const received: Received = {
+        method: req.method ?? '',
+        target: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(received);
       const key = `${received.method} ${received.target}`;
       const attempt = attempts.get(key) ?? 0;
@@ -108,7 +113,10 @@ export function sendJson(res: http.ServerResponse, status: number, body: unknown
  * back-pressure (the body is never held in memory whole) and stopping if the client goes away.
  */
 export function streamBody(res: http.ServerResponse, status: number, total: number, chunk: Buffer, head = '', tail = ''): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(head) + total + Buffer.byteLength(tail)) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(head) + total + Buffer.byteLength(tail)),
+  });
   res.write(head);
   let sent = 0;
   const pump = (): void => {
@@ -184,7 +192,8 @@ export function assertFailed(r: Run, code: 1 | 2, what: string): string {
     assert.ok(!FRAME.test(line), `${what}: stack frame in ${strip(line).slice(0, 300)}`);
     assert.ok(!line.includes('"trace":'), `${what}: trace in ${strip(line).slice(0, 300)}`);
   }
-  if (!outIsEmpty(r.dir)) assert.fail(`${what}: out/ must stay empty, found ${JSON.stringify(fs.readdirSync(path.join(r.dir, 'out'), { recursive: true }))}`);
+  if (!outIsEmpty(r.dir))
+    assert.fail(`${what}: out/ must stay empty, found ${JSON.stringify(fs.readdirSync(path.join(r.dir, 'out'), { recursive: true }))}`);
   return strip(last);
 }
 

@@ -31,12 +31,17 @@ interface Exit {
 async function runCli(dir: string, trigger: Promise<void>, signal: NodeJS.Signals): Promise<Exit> {
   assert.ok(fs.existsSync(CLI), `${CLI} is missing: build first (npm run build)`);
   const started = Date.now();
-  const child = spawn(process.execPath, [CLI], { env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI], {
+    env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, signal: sig })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, sig) => resolve({ code, signal: sig })),
+  );
   const hard = setTimeout(() => child.kill('SIGKILL'), 10_000);
   void trigger.then(() => child.kill(signal));
   const { code, signal: got } = await exited;
@@ -62,7 +67,11 @@ function assertInterrupted(dir: string, exit: Exit, signal: NodeJS.Signals): voi
 /** Page 1 (2 users, with children) answers at once; page 2 never answers. */
 async function slowApi(): Promise<FaultServer> {
   const s = await startFaultServer((q, res) => {
-    if (q.target.startsWith('/api/users?page=1')) return sendJson(res, 200, [{ id: 1, tags: ['a'] }, { id: 2, tags: ['b'] }]);
+    if (q.target.startsWith('/api/users?page=1'))
+      return sendJson(res, 200, [
+        { id: 1, tags: ['a'] },
+        { id: 2, tags: ['b'] },
+      ]);
     if (q.target.startsWith('/api/users/')) return sendJson(res, 200, [{ order: 1 }]);
     // Page 2: hold the request open until the server closes.
   });
@@ -74,7 +83,11 @@ function config(baseUrl: string, api: Record<string, unknown> = {}): unknown {
   return {
     parameters: {
       api: { baseUrl, pagination: { method: 'pagenum', limit: 2 }, ...api },
-      config: { outputBucket: 'b', debug: true, jobs: [{ endpoint: 'users', children: [{ endpoint: 'users/{id}/orders', placeholders: { id: 'id' } }] }] },
+      config: {
+        outputBucket: 'b',
+        debug: true,
+        jobs: [{ endpoint: 'users', children: [{ endpoint: 'users/{id}/orders', placeholders: { id: 'id' } }] }],
+      },
     },
   };
 }
@@ -103,7 +116,11 @@ test('SIGTERM during a long Retry-After back-off stops at once', async () => {
   const s = await startFaultServer((_q, res) => sendJson(res, 503, { error: 'maintenance' }, { 'Retry-After': '600' }));
   servers.push(s);
   const dir = makeDataDir(config(`${s.url}/api/`));
-  const exit = await runCli(dir, s.arrived(1).then(() => new Promise((r) => setTimeout(r, 200))), 'SIGTERM');
+  const exit = await runCli(
+    dir,
+    s.arrived(1).then(() => new Promise((r) => setTimeout(r, 200))),
+    'SIGTERM',
+  );
   assert.ok(exit.stdout.includes('Http request failed, retrying in 600.0 seconds [1x].'));
   assert.equal(s.requests.length, 1);
   assert.ok(exit.ms < 5_000, `${exit.ms} ms`);
@@ -117,7 +134,10 @@ test('the built command fails cleanly without a signal too (exit 1, nothing writ
   const dir = makeDataDir(config(`${s.url}/api/`));
   const exit = await runCli(dir, new Promise(() => {}), 'SIGTERM');
   assert.equal(exit.code, 1);
-  assert.match(strip(exit.stdout.trimEnd().split('\n').at(-1)), /^logger\.ERROR: The API request failed: \[404\] Client error: `GET http:\/\/127\.0\.0\.1:\d+\/api\/users\?page=1&limit=2` resulted in a `404 Not Found` response/);
+  assert.match(
+    strip(exit.stdout.trimEnd().split('\n').at(-1)),
+    /^logger\.ERROR: The API request failed: \[404\] Client error: `GET http:\/\/127\.0\.0\.1:\d+\/api\/users\?page=1&limit=2` resulted in a `404 Not Found` response/,
+  );
   assert.equal(exit.stderr, '');
   assert.ok(outIsEmpty(dir));
   fs.rmSync(dir, { recursive: true, force: true });

@@ -32,10 +32,19 @@ describe('dist/cli.js with parameters.sshProxy', { skip: unavailable ?? false, t
 
   test('extracts through the tunnel', async () => {
     const sshProxy = { host: '127.0.0.1', port: sshd.port, user: sshd.user, '#privateKey': sshd.privateKey };
-    const dir = makeDataDir({ parameters: { api: { baseUrl: `http://localhost:${api.port}/` }, sshProxy, config: { outputBucket: 'b', jobs: [{ endpoint: 'users' }] } } });
+    const dir = makeDataDir({
+      parameters: {
+        api: { baseUrl: `http://localhost:${api.port}/` },
+        sshProxy,
+        config: { outputBucket: 'b', jobs: [{ endpoint: 'users' }] },
+      },
+    });
     try {
       // Asynchronous: the API answering the run lives in this process.
-      const run = await promisify(execFile)(process.execPath, [CLI], { env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir }, encoding: 'utf8' });
+      const run = await promisify(execFile)(process.execPath, [CLI], {
+        env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir },
+        encoding: 'utf8',
+      });
       assert.equal(run.stderr, '');
       assert.match(run.stdout, /logger\.INFO: Creating SSH tunnel to '127\.0\.0\.1' \.\.\./);
       assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.users'), 'utf8'), '"id","name"\n"1","Ann"\n');

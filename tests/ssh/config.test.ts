@@ -5,10 +5,16 @@ import { describeOpenError, sshProxyConfig } from '../../src/ssh/index.ts';
 import { cfg } from '../auth/helpers.ts';
 
 test('port is converted to an integer; an empty key reads as empty', () => {
-  assert.deepEqual(sshProxyConfig(cfg({ host: 'bastion', port: '2222', user: 'u', '#privateKey': 'KEY' })), { host: 'bastion', port: 2222, user: 'u', privateKey: 'KEY' });
+  assert.deepEqual(sshProxyConfig(cfg({ host: 'bastion', port: '2222', user: 'u', '#privateKey': 'KEY' })), {
+    host: 'bastion',
+    port: 2222,
+    user: 'u',
+    privateKey: 'KEY',
+  });
   assert.equal(sshProxyConfig(cfg({ host: 'h', port: 22.9, user: 'u', '#privateKey': 'K' })).port, 22);
   assert.equal(sshProxyConfig(cfg({ host: 'h', port: 'x', user: 'u', '#privateKey': 'K' })).port, 0);
-  for (const key of ['', null, false, '0', []]) assert.equal(sshProxyConfig(cfg({ host: 'h', port: 22, user: 'u', '#privateKey': key })).privateKey, '');
+  for (const key of ['', null, false, '0', []])
+    assert.equal(sshProxyConfig(cfg({ host: 'h', port: 22, user: 'u', '#privateKey': key })).privateKey, '');
 });
 
 test('failures read like OpenSSH stderr', () => {
@@ -18,6 +24,9 @@ test('failures read like OpenSSH stderr', () => {
   assert.equal(describeOpenError(err({ code: 'ENOTFOUND' }), config), 'ssh: Could not resolve hostname bastion: Name or service not known');
   assert.equal(describeOpenError(err({ code: 'ETIMEDOUT' }), config), 'ssh: connect to host bastion port 2222: Connection timed out');
   assert.equal(describeOpenError(err({ level: 'client-authentication' }), config), 'deploy@bastion: Permission denied (publickey).');
-  assert.equal(describeOpenError(err({ level: 'client-timeout', message: 'Timed out while waiting for handshake' }), config), 'ssh: connect to host bastion port 2222: Timed out while waiting for handshake');
+  assert.equal(
+    describeOpenError(err({ level: 'client-timeout', message: 'Timed out while waiting for handshake' }), config),
+    'ssh: connect to host bastion port 2222: Timed out while waiting for handshake',
+  );
   assert.equal(describeOpenError(err({}), config), 'raw');
 });

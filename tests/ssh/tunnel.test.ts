@@ -86,7 +86,11 @@ describe('SSH tunnel through a real sshd', { skip: unavailable ?? false, timeout
   before(async () => {
     sshd = await startSshd();
     api = await startServer((req, res) => {
-      if (req.target === '/users') json(res, 200, [{ id: 1, name: 'Ann' }, { id: 2, name: 'Bob' }]);
+      if (req.target === '/users')
+        json(res, 200, [
+          { id: 1, name: 'Ann' },
+          { id: 2, name: 'Bob' },
+        ]);
       else json(res, 404, { error: 'not found' });
     });
   });
@@ -110,10 +114,16 @@ describe('SSH tunnel through a real sshd', { skip: unavailable ?? false, timeout
       assert.equal(s.tunnel.alive, false, 'nothing is opened before the first request');
       const first: ClientResponse = await s.client.send(get('localhost', api.port, '/users'));
       assert.equal(first.status, 200);
-      assert.deepEqual(JSON.parse(first.body.toString('utf8')), [{ id: 1, name: 'Ann' }, { id: 2, name: 'Bob' }]);
+      assert.deepEqual(JSON.parse(first.body.toString('utf8')), [
+        { id: 1, name: 'Ann' },
+        { id: 2, name: 'Bob' },
+      ]);
       // Concurrent and sequential requests share the one SSH connection.
       const more = await Promise.all([1, 2, 3].map(() => s.client.send(get('localhost', api.port, '/users'))));
-      assert.deepEqual(more.map((r) => r.status), [200, 200, 200]);
+      assert.deepEqual(
+        more.map((r) => r.status),
+        [200, 200, 200],
+      );
       const missing = await s.client.send(get('localhost', api.port, '/nope'));
       assert.equal(missing.status, 404);
       assert.equal(s.tunnel.alive, true);
@@ -135,7 +145,10 @@ describe('SSH tunnel through a real sshd', { skip: unavailable ?? false, timeout
     const s = setup(section());
     try {
       const responses = await Promise.all([1, 2, 3, 4].map(() => s.client.send(get('127.0.0.1', api.port, '/users'))));
-      assert.deepEqual(responses.map((r) => r.status), [200, 200, 200, 200]);
+      assert.deepEqual(
+        responses.map((r) => r.status),
+        [200, 200, 200, 200],
+      );
       assert.equal(messages(s.lines).filter((l) => l.includes('Creating SSH tunnel')).length, 1);
       assert.equal(messages(s.lines).filter((l) => l.includes('SSH tunnel created.')).length, 1);
     } finally {
@@ -163,32 +176,30 @@ describe('SSH tunnel through a real sshd', { skip: unavailable ?? false, timeout
     }
   });
 
-  test(
-    'https through the tunnel (TLS inside the channel, certificate checked against the target name)',
-    { skip: opensslMissing() },
-    async () => {
-      const { key, cert } = selfSignedCertificate();
-      const server = https.createServer({ key, cert }, (_req, res) => res.end('{"tls":true}'));
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const port = (server.address() as net.AddressInfo).port;
-      const lines: string[] = [];
-      const logger = createLogger({ write: (l) => lines.push(l) });
-      const tunnel = createSshTunnel(cfg(section()), logger, FAST);
-      const transport = new Transport({ connectTimeoutMs: 5000, requestTimeoutMs: 5000, ca: cert, connect: tunnel.connect });
-      const client = new HttpClient({ transport, retry: { ...DEFAULT_RETRY, maxRetries: 0 }, logger, beforeRetry: tunnel.beforeRetry });
-      try {
-        const request = get('localhost', port, '/');
-        request.url.scheme = 'https';
-        const response = await client.send(request);
-        assert.equal(response.body.toString('utf8'), '{"tls":true}');
-      } finally {
-        transport.close();
-        await tunnel.close();
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
-    },
-  );
+  test('https through the tunnel (TLS inside the channel, certificate checked against the target name)', {
+    skip: opensslMissing(),
+  }, async () => {
+    const { key, cert } = selfSignedCertificate();
+    const server = https.createServer({ key, cert }, (_req, res) => res.end('{"tls":true}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    const lines: string[] = [];
+    const logger = createLogger({ write: (l) => lines.push(l) });
+    const tunnel = createSshTunnel(cfg(section()), logger, FAST);
+    const transport = new Transport({ connectTimeoutMs: 5000, requestTimeoutMs: 5000, ca: cert, connect: tunnel.connect });
+    const client = new HttpClient({ transport, retry: { ...DEFAULT_RETRY, maxRetries: 0 }, logger, beforeRetry: tunnel.beforeRetry });
+    try {
+      const request = get('localhost', port, '/');
+      request.url.scheme = 'https';
+      const response = await client.send(request);
+      assert.equal(response.body.toString('utf8'), '{"tls":true}');
+    } finally {
+      transport.close();
+      await tunnel.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 
   test('a target the SSH server cannot reach is an ordinary network error', async () => {
     const closed = await freePort();
@@ -212,7 +223,10 @@ describe('SSH tunnel through a real sshd', { skip: unavailable ?? false, timeout
       assert.equal(result.status, 'rejected');
       const error = (result as PromiseRejectedResult).reason as Error;
       assert.ok(error instanceof SshTunnelError);
-      assert.equal(error.message, `Unable to create ssh tunnel. Output:  ErrorOutput: ${sshd.user}@127.0.0.1: Permission denied (publickey).`);
+      assert.equal(
+        error.message,
+        `Unable to create ssh tunnel. Output:  ErrorOutput: ${sshd.user}@127.0.0.1: Permission denied (publickey).`,
+      );
       assert.ok(ms < 15_000, `took ${ms} ms`);
       assert.equal((sshd.log().match(/Connection from 127\.0\.0\.1/g) ?? []).length >= 5, true);
     } finally {
@@ -256,7 +270,10 @@ describe('SSH tunnel failures without a server', { timeout: 30_000 }, () => {
           assert.equal(e.message, 'Key must not be empty');
           return true;
         });
-        assert.deepEqual(messages(s.lines).filter((l) => l.includes('SSH')), ["logger.INFO: Creating SSH tunnel to '127.0.0.1' ..."]);
+        assert.deepEqual(
+          messages(s.lines).filter((l) => l.includes('SSH')),
+          ["logger.INFO: Creating SSH tunnel to '127.0.0.1' ..."],
+        );
       } finally {
         await s.close();
       }
@@ -277,7 +294,10 @@ describe('SSH tunnel failures without a server', { timeout: 30_000 }, () => {
       assert.equal(result.status, 'rejected');
       const error = (result as PromiseRejectedResult).reason as Error;
       assert.ok(error instanceof SshTunnelError, String(error));
-      assert.equal(error.message, `Unable to create ssh tunnel. Output:  ErrorOutput: ssh: connect to host 127.0.0.1 port ${port}: Connection refused`);
+      assert.equal(
+        error.message,
+        `Unable to create ssh tunnel. Output:  ErrorOutput: ssh: connect to host 127.0.0.1 port ${port}: Connection refused`,
+      );
       assert.deepEqual(pauses, [10, 20, 30, 40], 'four pauses between five attempts');
       assert.ok(ms < 5000, `took ${ms} ms`);
       // The HTTP client does not retry a tunnel failure; later connections fail the same way at once.
@@ -301,7 +321,9 @@ describe('SSH tunnel failures without a server', { timeout: 30_000 }, () => {
       assert.equal(result.status, 'rejected');
       assert.match(
         ((result as PromiseRejectedResult).reason as Error).message,
-        new RegExp(`^Unable to create ssh tunnel\\. Output:  ErrorOutput: ssh: connect to host 127\\.0\\.0\\.1 port ${port}: Timed out while waiting for handshake$`),
+        new RegExp(
+          `^Unable to create ssh tunnel\\. Output:  ErrorOutput: ssh: connect to host 127\\.0\\.0\\.1 port ${port}: Timed out while waiting for handshake$`,
+        ),
       );
       assert.ok(ms >= 600 && ms < 5000, `took ${ms} ms`);
     } finally {
@@ -341,7 +363,23 @@ function selfSignedCertificate(): { key: string; cert: string } {
   try {
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'key.pem',
+        '-out',
+        'cert.pem',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+      ],
       { cwd: dir, stdio: 'ignore' },
     );
     return { key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8') };

@@ -25,4 +25,3 @@ export function phpStrtotime(input: string, base: bigint): bigint | false {
   }
   return resolve(parsed, base);
 }
-

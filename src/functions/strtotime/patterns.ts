@@ -50,7 +50,20 @@ const dayabbr = ciAlt('sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat');
 const dayspecial = ciAlt('weekday', 'weekdays');
 export const daytext = alt(dayfulls, dayfull, dayabbr, dayspecial);
 
-export const monthfull = ciAlt('january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december');
+export const monthfull = ciAlt(
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+);
 export const monthabbr = ciAlt('jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec');
 const monthroman = alt('I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII');
 const monthtext = alt(monthfull, monthabbr, monthroman);
@@ -102,7 +115,21 @@ export const frontof = `${ci('front of ')}${hour24}(?:(?:${space})?${meridian})?
 export const clf = `${day}/${monthabbr}/${year4}:${hour24lz}:${minutelz}:${secondlz}${space}${tzcorrection}`;
 export const timestamp = '@-?[0-9]+';
 
-const reltextnumber = ciAlt('first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eight', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth');
+const reltextnumber = ciAlt(
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eight',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+);
 const reltexttext = ciAlt('next', 'last', 'previous', 'this');
 const reltextunit = alt(
   ci('ms'),

@@ -7,8 +7,23 @@ import { haveWeekdayRelative, type Parsed, SPECIAL_WEEKDAY, unhaveTime } from '.
 import { isLetter, type Ptr } from './tokenReaders.ts';
 
 const RELTEXT: Record<string, [number, number]> = {
-  first: [1, 0], next: [1, 0], second: [2, 0], third: [3, 0], fourth: [4, 0], fifth: [5, 0], sixth: [6, 0], seventh: [7, 0], eight: [8, 0], eighth: [8, 0],
-  ninth: [9, 0], tenth: [10, 0], eleventh: [11, 0], twelfth: [12, 0], last: [-1, 0], previous: [-1, 0], this: [0, 1],
+  first: [1, 0],
+  next: [1, 0],
+  second: [2, 0],
+  third: [3, 0],
+  fourth: [4, 0],
+  fifth: [5, 0],
+  sixth: [6, 0],
+  seventh: [7, 0],
+  eight: [8, 0],
+  eighth: [8, 0],
+  ninth: [9, 0],
+  tenth: [10, 0],
+  eleventh: [11, 0],
+  twelfth: [12, 0],
+  last: [-1, 0],
+  previous: [-1, 0],
+  this: [0, 1],
 };
 
 export function getRelativeText(p: Ptr): { amount: number; behavior: number } {

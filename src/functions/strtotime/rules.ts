@@ -437,19 +437,23 @@ rule('dateshortwithtimeshort12|dateshortwithtimelong12', alt(datenoyear + timesh
   if (p.cur() === ':' || p.cur() === '.') t.s = getNr(p, 2);
   t.h = (t.h ?? 0) + meridianOffset(p, t.h ?? 0);
 });
-rule('dateshortwithtimeshort|dateshortwithtimelong|dateshortwithtimelongtz', alt(datenoyear + timeshort24, datenoyear + timelong24, datenoyear + iso8601normtz), (p, t) => {
-  haveDate(t);
-  t.m = getMonth(p);
-  t.d = getNr(p, 2);
-  haveTime(t);
-  t.h = getNr(p, 2);
-  t.i = getNr(p, 2);
-  if (p.cur() === ':') {
-    t.s = getNr(p, 2);
-    if (p.cur() === '.') t.us = getFracNr(p, 8);
-  }
-  if (p.cur() !== '\0') parseZone(p, t);
-});
+rule(
+  'dateshortwithtimeshort|dateshortwithtimelong|dateshortwithtimelongtz',
+  alt(datenoyear + timeshort24, datenoyear + timelong24, datenoyear + iso8601normtz),
+  (p, t) => {
+    haveDate(t);
+    t.m = getMonth(p);
+    t.d = getNr(p, 2);
+    haveTime(t);
+    t.h = getNr(p, 2);
+    t.i = getNr(p, 2);
+    if (p.cur() === ':') {
+      t.s = getNr(p, 2);
+      if (p.cur() === '.') t.us = getFracNr(p, 8);
+    }
+    if (p.cur() !== '\0') parseZone(p, t);
+  },
+);
 rule('relative', relative, (p, t) => {
   t.haveRelative = true;
   while (p.cur() !== '\0') {

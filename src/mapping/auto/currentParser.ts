@@ -341,7 +341,14 @@ function slotOf(plan: Plan, col: Column, row: SNode | undefined, fallback: boole
 }
 
 function emptyPlan(keys: readonly string[]): Plan {
-  return { version: currentStructureVersion(), header: [], slots: new Map(), names: [], blank: [], cols: keys.map((k) => ({ c: k, t: 'string', node: undefined, clean: '', name: '', slot: -1 })) };
+  return {
+    version: currentStructureVersion(),
+    header: [],
+    slots: new Map(),
+    names: [],
+    blank: [],
+    cols: keys.map((k) => ({ c: k, t: 'string', node: undefined, clean: '', name: '', slot: -1 })),
+  };
 }
 
 /** Analysis of one batch with the error prefix of §4.3. */

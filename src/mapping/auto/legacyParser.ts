@@ -79,7 +79,9 @@ export class LegacyStructure {
       if (isMap(defs)) {
         for (const [c, t] of defs) {
           if (typeof t !== 'string' || !KNOWN_TYPE.test(t)) {
-            throw new UserError(`Error loading data structure definition: unknown data type '${isMap(t) || isList(t) ? pjson(t, 'p17') : phpString(t)}' of '${type}.${c}'`);
+            throw new UserError(
+              `Error loading data structure definition: unknown data type '${isMap(t) || isList(t) ? pjson(t, 'p17') : phpString(t)}' of '${type}.${c}'`,
+            );
           }
           cols.set(c, t);
         }
@@ -339,4 +341,3 @@ export class LegacyOutput {
     return values;
   }
 }
-

@@ -204,7 +204,8 @@ export class Structure {
           node.setChild('_' + k, c);
         }
         // Fast path: a known scalar property.
-        if (c.nodeType === 'scalar' && child !== null && (typeof child !== 'object' || !(child instanceof Map || Array.isArray(child)))) continue;
+        if (c.nodeType === 'scalar' && child !== null && (typeof child !== 'object' || !(child instanceof Map || Array.isArray(child))))
+          continue;
         this.analyzeValue(child, node, '_' + k, c, new PathRef(path, k));
       }
     } else {

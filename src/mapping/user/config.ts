@@ -161,7 +161,11 @@ export function resolveChild(parent: { name: string }, def: TableDefinition, exi
   }
   if (exists(def.destination)) return { kind: 'existing', destination: def.destination };
   if (isEmpty(def.tableMapping)) {
-    return { kind: 'error', message: `Key 'tableMapping' is not set for table '${def.key}'.`, configPath: def.configPath + '.tableMapping' };
+    return {
+      kind: 'error',
+      message: `Key 'tableMapping' is not set for table '${def.key}'.`,
+      configPath: def.configPath + '.tableMapping',
+    };
   }
   return { kind: 'create', destination: def.destination, tableMapping: def.tableMapping! };
 }
@@ -179,7 +183,14 @@ export function buildMapperSpecs(mappings: Value | undefined): Map<string, Mappe
   if (isEmpty(mappings)) return roots;
   let rank = 0;
   const build = (name: string, dataType: string, mapping: Value | undefined, configPath: string): MapperSpec => {
-    const spec: MapperSpec = { name, dataType, configPath, definitions: parseMapping(mapping, configPath), rank: rank++, children: new Map() };
+    const spec: MapperSpec = {
+      name,
+      dataType,
+      configPath,
+      definitions: parseMapping(mapping, configPath),
+      rank: rank++,
+      children: new Map(),
+    };
     for (const def of spec.definitions) {
       if (def.kind !== 'table') continue;
       const r = resolveChild(spec, def, (d) => spec.children.has(d));
@@ -194,12 +205,15 @@ export function buildMapperSpecs(mappings: Value | undefined): Map<string, Mappe
       throw new UserError(`Empty mapping for '${dataType}' data type in 'mappings' config.`, { configPath: path });
     }
     if (!isMap(mapping) && !isList(mapping)) {
-      throw new UserError(`Mapping must be 'array' type, '${phpType(mapping)}' type given, for '${dataType}' data type in 'mappings' config.`, {
-        configPath: path,
-      });
+      throw new UserError(
+        `Mapping must be 'array' type, '${phpType(mapping)}' type given, for '${dataType}' data type in 'mappings' config.`,
+        {
+          configPath: path,
+        },
+      );
     }
   }
-  for (const [dataType, mapping] of configEntries(mappings)) roots.set(dataType, build(dataType, dataType, mapping, mappingsPath(dataType)));
+  for (const [dataType, mapping] of configEntries(mappings))
+    roots.set(dataType, build(dataType, dataType, mapping, mappingsPath(dataType)));
   return roots;
 }
-

@@ -12,7 +12,15 @@ import { type Value, PhpArray, isEmpty, isList, isMap, isScalar } from '../../ph
 import { varExport } from '../../php/varExport.ts';
 import { csvCell } from '../../output/csv.ts';
 import type { TableWriter } from '../../output/tableSink.ts';
-import { type ColumnDefinition, type Definition, type MapperSpec, type TableDefinition, parseDefinition, configEntries, resolveChild } from './config.ts';
+import {
+  type ColumnDefinition,
+  type Definition,
+  type MapperSpec,
+  type TableDefinition,
+  parseDefinition,
+  configEntries,
+  resolveChild,
+} from './config.ts';
 import { badData, badMapping } from './errors.ts';
 
 /** The parent columns of a batch as the mapper sees them (04 §7.7). */
@@ -168,7 +176,8 @@ export class Mapper {
       else if (def.kind === 'user') values.push(lookup(def.key, userData.values, '/'));
       else values.push(lookup(def.key, record, def.delimiter));
     }
-    if (this.parentKeyPk !== null) values.push(this.parentKey !== null && this.parentKeyPk === this.parentKey.column ? this.parentKey.value : null);
+    if (this.parentKeyPk !== null)
+      values.push(this.parentKey !== null && this.parentKeyPk === this.parentKey.column ? this.parentKey.value : null);
     if (!values.every(cellSafe)) {
       throw badMapping(`Only scalar values are allowed in primary key. Primary key: ${pjson(values, 'p17')}`, this.spec.configPath);
     }

@@ -29,18 +29,36 @@ async function run(batches: [string, string, Map<string, Value>?][], compat?: Va
 }
 
 async function parseError(fn: () => unknown, message: string): Promise<void> {
-  await assert.rejects(async () => fn(), (e: unknown) => e instanceof UserError && e.message === message);
+  await assert.rejects(
+    async () => fn(),
+    (e: unknown) => e instanceof UserError && e.message === message,
+  );
 }
 
 test('merge errors have the exact texts (04 §4.3)', async () => {
-  await parseError(() => run([['[{"c":"green"},{"c":{"a":1}}]', 'users']]), 'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].c"');
-  await parseError(() => run([['[{"c":{"a":1}},{"c":"green"}]', 'users']]), 'Error parsing response JSON: Unhandled nodeType change from "object" to "scalar" in "users.[].c"');
-  await parseError(() => run([['[{"t":[1]},{"t":{"a":1}}]', 'users']]), "Error parsing response JSON: Data array in 'users.[].t' contains incompatible types 'scalar' and 'object'");
-  await parseError(() => run([['[{"t":["a"]},{"t":[{"x":1}]}]', 'users']]), 'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].t.[]"');
+  await parseError(
+    () => run([['[{"c":"green"},{"c":{"a":1}}]', 'users']]),
+    'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].c"',
+  );
+  await parseError(
+    () => run([['[{"c":{"a":1}},{"c":"green"}]', 'users']]),
+    'Error parsing response JSON: Unhandled nodeType change from "object" to "scalar" in "users.[].c"',
+  );
+  await parseError(
+    () => run([['[{"t":[1]},{"t":{"a":1}}]', 'users']]),
+    "Error parsing response JSON: Data array in 'users.[].t' contains incompatible types 'scalar' and 'object'",
+  );
+  await parseError(
+    () => run([['[{"t":["a"]},{"t":[{"x":1}]}]', 'users']]),
+    'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].t.[]"',
+  );
   // errors across batches too
   const p = parser();
   p.addBatch(rec('[{"c":1}]'), 'users', new Map());
-  await parseError(() => p.addBatch(rec('[{"c":{"x":1}}]'), 'users', new Map()), 'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].c"');
+  await parseError(
+    () => p.addBatch(rec('[{"c":{"x":1}}]'), 'users', new Map()),
+    'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].c"',
+  );
   p.close();
 });
 
@@ -51,7 +69,11 @@ test('object vs list of objects (either order) → child table; list items first
 });
 
 test('alias ordering and hashes across batches (04 §4.5 worked example)', async () => {
-  const ud = () => new Map<string, Value>([['tag', 'dev'], ['price', '$10']]);
+  const ud = () =>
+    new Map<string, Value>([
+      ['tag', 'dev'],
+      ['price', '$10'],
+    ]);
   const { sink, p } = await run([
     ['[{"id":1,"tag":"CFO","x":[1]}]', 'users', ud()],
     ['[{"id":2,"tag":"CTO","x":[1]}]', 'users', ud()],
@@ -65,7 +87,11 @@ test('alias ordering and hashes across batches (04 §4.5 worked example)', async
 });
 
 test('the alias map is global: later tables of other dataTypes use it (076 logic)', async () => {
-  const ud = () => new Map<string, Value>([['tag', 'development'], ['price', '$10']]);
+  const ud = () =>
+    new Map<string, Value>([
+      ['tag', 'development'],
+      ['price', '$10'],
+    ]);
   const { sink } = await run([
     ['[{"id":1,"name":"A","tag":"t"}]', 'users', ud()],
     ['[{"order_id":1,"price":5}]', 'orders', ud()],
@@ -92,7 +118,13 @@ test('batches of nulls, single null, single scalar', async () => {
   assert.equal(a.render('n'), '\n\n');
   const b = (await run([['[null]', 'n']])).sink;
   assert.equal(b.tables.size, 0);
-  const c = (await run([['[0]', 'n'], ['[]', 'm'], ['[false]', 'f']])).sink;
+  const c = (
+    await run([
+      ['[0]', 'n'],
+      ['[]', 'm'],
+      ['[false]', 'f'],
+    ])
+  ).sink;
   assert.equal(c.render('n'), '"data"\n"0"\n');
   assert.equal(c.render('f'), '"data"\n""\n');
   assert.ok(!c.tables.has('m'));
@@ -100,11 +132,22 @@ test('batches of nulls, single null, single scalar', async () => {
 
 test('property "0": named 0 after one batch, 0_u0 after a second one', async () => {
   assert.equal((await run([['[{"0":"a"}]', 'z']])).sink.render('z'), '"0"\n"a"\n');
-  assert.equal((await run([['[{"0":"a"}]', 'z'], ['[{"0":"b"}]', 'z']])).sink.render('z'), '"0_u0"\n"a"\n"b"\n');
+  assert.equal(
+    (
+      await run([
+        ['[{"0":"a"}]', 'z'],
+        ['[{"0":"b"}]', 'z'],
+      ])
+    ).sink.render('z'),
+    '"0_u0"\n"a"\n"b"\n',
+  );
 });
 
 test('names are fixed once assigned (object later becomes a list of objects)', async () => {
-  const { sink } = await run([['[{"f":{"b":1}}]', 'u'], ['[{"f":[{"b":2}]}]', 'u']]);
+  const { sink } = await run([
+    ['[{"f":{"b":1}}]', 'u'],
+    ['[{"f":[{"b":2}]}]', 'u'],
+  ]);
   const l1 = link('u', '{"f":{"b":1}}');
   const l2 = link('u', '{"f":[{"b":2}]}');
   assert.equal(sink.render('u'), `"f"\n"${l1}"\n"${l2}"\n`);
@@ -133,15 +176,27 @@ test('nested lists become JSON cells, in root and child lists (04 §4.8)', async
   p.addBatch(rec('[[1,"x/y"]]'), 'rows', new Map());
   const sink = new MemorySink();
   await p.writeTables(sink);
-  assert.equal(sink.render('r_v').split('\n').slice(1).join('\n'), `"[1,2]","${link('r', '{"v":[[1,2],[3,{"a":1.5}]]}')}"\n"[3,{""a"":1.5}]","${link('r', '{"v":[[1,2],[3,{"a":1.5}]]}')}"\n`);
+  assert.equal(
+    sink.render('r_v').split('\n').slice(1).join('\n'),
+    `"[1,2]","${link('r', '{"v":[[1,2],[3,{"a":1.5}]]}')}"\n"[3,{""a"":1.5}]","${link('r', '{"v":[[1,2],[3,{"a":1.5}]]}')}"\n`,
+  );
   assert.equal(sink.render('rows'), '"data"\n"[1,""x\\/y""]"\n');
-  assert.deepEqual(logger.warnings, ["Converting nested array 'r.[].v.[]' to JSON string.", "Converting nested array 'r.[].v.[]' to JSON string.", "Converting nested array 'rows.[]' to JSON string."]);
+  assert.deepEqual(logger.warnings, [
+    "Converting nested array 'r.[].v.[]' to JSON string.",
+    "Converting nested array 'r.[].v.[]' to JSON string.",
+    "Converting nested array 'rows.[]' to JSON string.",
+  ]);
   p.close();
 });
 
 test('cells: floats with 14 digits, booleans, empty object yields no column, always-null column', async () => {
-  const { sink } = await run([['[{"f":1.0,"g":0.1,"h":1e20,"i":3.141592653589793,"b":true,"c":false,"e":{},"n":null,"big":12345678901234567890}]', 'x']]);
-  assert.equal(sink.render('x'), '"f","g","h","i","b","c","n","big"\n"1","0.1","1.0E+20","3.1415926535898","1","","","1.2345678901235E+19"\n');
+  const { sink } = await run([
+    ['[{"f":1.0,"g":0.1,"h":1e20,"i":3.141592653589793,"b":true,"c":false,"e":{},"n":null,"big":12345678901234567890}]', 'x'],
+  ]);
+  assert.equal(
+    sink.render('x'),
+    '"f","g","h","i","b","c","n","big"\n"1","0.1","1.0E+20","3.1415926535898","1","","","1.2345678901235E+19"\n',
+  );
 });
 
 test('parent values: objects as JSON text, lists rejected', async () => {
@@ -150,7 +205,8 @@ test('parent values: objects as JSON text, lists rejected', async () => {
   assert.equal(sink.render('x'), '"id","parent_o"\n"1","{""a"":1}"\n');
   await assert.rejects(
     () => run([['[{"id":1}]', 'x', new Map<string, Value>([['p', [1]]])]]),
-    (e: unknown) => e instanceof UserError && e.message === 'Error assigning parentId to a CSV file! $parentId array cannot be multidimensional.',
+    (e: unknown) =>
+      e instanceof UserError && e.message === 'Error assigning parentId to a CSV file! $parentId array cannot be multidimensional.',
   );
 });
 
@@ -164,10 +220,15 @@ test('child-job parent column conflicts with a record property (025 logic)', asy
 
 test('a long batch written in slices (with pauses, records updated in place) equals one emitBatch, aliased parent columns included', async () => {
   const items: string[] = [];
-  for (let i = 0; i < 2500; i++) items.push(`{"id":${i},"t":[${i % 3},"x${i}"],"o":{"a":${i}.5},"l":[{"k":${i},"m":[{"z":${i}},{"z":"${i}"}]},{"k":"${i}"}]}`);
+  for (let i = 0; i < 2500; i++)
+    items.push(`{"id":${i},"t":[${i % 3},"x${i}"],"o":{"a":${i}.5},"l":[{"k":${i},"m":[{"z":${i}},{"z":"${i}"}]},{"k":"${i}"}]}`);
   const json = `[${items.join(',')}]`;
   // "id" is both a record property and a parent column: it is aliased (and the entries reordered) when the table opens.
-  const pc = () => new Map<string, Value>([['id', 7], ['parent_x', 'p']]);
+  const pc = () =>
+    new Map<string, Value>([
+      ['id', 7],
+      ['parent_x', 'p'],
+    ]);
   const p = parser();
   p.addBatch(rec(json), 'users', pc());
   const sliced = new MemorySink();

@@ -14,7 +14,12 @@ const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
 const link = (t: string, json: string, outer = '') => t + '_' + md5Hex(phpSerialize(decodeJson(json, 'response')) + outer);
 
 function legacy(state?: string): AutoParser {
-  return createAutoParser({ state: state ? decodeJson(state, 'config') : undefined, compatLevel: 1, spoolDir: tmpSpoolDir(), logger: testLogger() });
+  return createAutoParser({
+    state: state ? decodeJson(state, 'config') : undefined,
+    compatLevel: 1,
+    spoolDir: tmpSpoolDir(),
+    logger: testLogger(),
+  });
 }
 
 async function run(p: AutoParser, batches: [string, string, Map<string, Value>?][]): Promise<MemorySink> {
@@ -26,7 +31,10 @@ async function run(p: AutoParser, batches: [string, string, Map<string, Value>?]
 }
 
 test('legacy: parent columns overwrite record properties, md5 column stays empty (125)', async () => {
-  const ud = new Map<string, Value>([['tag', 'development'], ['price', '$10']]);
+  const ud = new Map<string, Value>([
+    ['tag', 'development'],
+    ['price', '$10'],
+  ]);
   const sink = await run(legacy(), [['[{"id":123,"name":"John Doe","tag":"x"}]', 'users', ud]]);
   assert.equal(sink.render('users'), `"id","name","tag","${md5('tag')}","price"\n"123","John Doe","development","","$10"\n`);
 });
@@ -52,7 +60,11 @@ test('legacy: duplicate sanitised names → md5 column, values go to the first',
 
 test('legacy: empty batch of a known type → header-only table; [0] of an unknown type ignored', async () => {
   const state = '{"json_parser.struct":{"users":{"id":"scalar","name":"scalar"}},"json_parser.structVersion":2}';
-  const sink = await run(legacy(state), [['[]', 'users'], ['[0]', 'other'], ['[]', 'none']]);
+  const sink = await run(legacy(state), [
+    ['[]', 'users'],
+    ['[0]', 'other'],
+    ['[]', 'none'],
+  ]);
   assert.equal(sink.render('users'), '"id","name"\n');
   assert.deepEqual([...sink.tables.keys()], ['users']);
 });
@@ -61,12 +73,15 @@ test('legacy: type errors', async () => {
   const p = legacy();
   assert.throws(
     () => p.addBatch(rec('[{"a":1},{"a":{"b":1}}]'), 'users', new Map()),
-    (e: unknown) => e instanceof UserError && e.message === `Error parsing response JSON: Unhandled type change from "scalar" to "object" in 'users.a'`,
+    (e: unknown) =>
+      e instanceof UserError && e.message === `Error parsing response JSON: Unhandled type change from "scalar" to "object" in 'users.a'`,
   );
   const q = legacy();
   assert.throws(
     () => q.addBatch(rec('[1,{"a":1}]'), 'users', new Map()),
-    (e: unknown) => e instanceof UserError && e.message === `Error parsing response JSON: Data array in 'users' contains incompatible data types 'scalar' and 'object'!`,
+    (e: unknown) =>
+      e instanceof UserError &&
+      e.message === `Error parsing response JSON: Data array in 'users' contains incompatible data types 'scalar' and 'object'!`,
   );
   p.close();
   q.close();
@@ -80,7 +95,10 @@ test('legacy: scalar → list upgrade and arrayOfNULL', async () => {
   assert.equal(sink.render('u'), `"t","n"\n"${l1}",""\n"${l2}","${l2}"\n`);
   assert.equal(sink.render('u_t'), `"data","JSON_parentId"\n"a","${l1}"\n"b","${l2}"\n"c","${l2}"\n`);
   assert.equal(sink.render('u_n'), `"JSON_parentId"\n"${l2}"\n`);
-  assert.equal(pjson(p.stateEntries().struct, 'shortest'), '{"u":{"t":"arrayOfscalar","n":"arrayOfNULL"},"u.t":{"data":"scalar"},"u.n":[]}');
+  assert.equal(
+    pjson(p.stateEntries().struct, 'shortest'),
+    '{"u":{"t":"arrayOfscalar","n":"arrayOfNULL"},"u.t":{"data":"scalar"},"u.n":[]}',
+  );
 });
 
 test('legacy: invalid types in the state fail', async () => {

@@ -11,7 +11,10 @@ test('safe(): spec examples', () => {
   assert.equal(safe('user/{user-id}'), 'user_user-id');
   assert.equal(safe('users.address.city'), 'users_address_city');
   assert.equal(safe('orders.items'), 'orders_items');
-  assert.equal(safe('[].data.modules.#DistributionGroups.outputs.groupCharacteristics.persistent'), 'DistributionGroups_outputs_groupCharacteristics_persistent');
+  assert.equal(
+    safe('[].data.modules.#DistributionGroups.outputs.groupCharacteristics.persistent'),
+    'DistributionGroups_outputs_groupCharacteristics_persistent',
+  );
   assert.equal(safe('users.' + 'a'.repeat(63) + '_really'), 'u_really');
   assert.equal(safe('žk'), 'k');
   assert.equal(safe('a ž b'), 'a_b');

@@ -42,10 +42,19 @@ function fakeStarter(fromFirstBatch: boolean): { starter: OutputOffloadStarter; 
   return { starter, told };
 }
 
-async function tables(batches: [string, string][], starter?: OutputOffloadStarter): Promise<{ tables: Map<string, string>; debugs: string[] }> {
+async function tables(
+  batches: [string, string][],
+  starter?: OutputOffloadStarter,
+): Promise<{ tables: Map<string, string>; debugs: string[] }> {
   const spoolDir = tmpSpoolDir();
   const logger = testLogger();
-  const p = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir, logger, ...(starter ? { outputOffload: starter } : {}) });
+  const p = createAutoParser({
+    state: undefined,
+    compatLevel: undefined,
+    spoolDir,
+    logger,
+    ...(starter ? { outputOffload: starter } : {}),
+  });
   try {
     for (const [json, dt] of batches) p.addBatch(decodeJson(json, 'response') as Value[], dt, new Map());
     const sink = new MemorySink();
@@ -80,7 +89,7 @@ test('an offload from the first batch: started once, told of every flush, the st
   assert.deepEqual(out.tables, (await tables(batches)).tables);
 });
 
-test('an offload started at the spool\'s first write: a small run never writes it, so none starts', async () => {
+test("an offload started at the spool's first write: a small run never writes it, so none starts", async () => {
   const { starter, told } = fakeStarter(false);
   const out = await tables(batches, starter);
   assert.equal(told.starts, 0);

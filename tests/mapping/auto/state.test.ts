@@ -29,11 +29,15 @@ test('063: node attribute order and list nodes in the state (04 §8)', async () 
   const { parser } = await runExample('063');
   const text = pjson(parser.stateEntries().struct, 'shortest');
   assert.ok(
-    text.includes('"_address":{"_street":{"nodeType":"scalar","headerNames":"address_street"},"_country":{"nodeType":"scalar","headerNames":"address_country"},"nodeType":"object","_city":{"nodeType":"scalar","headerNames":"address_city"},"headerNames":"address"}'),
+    text.includes(
+      '"_address":{"_street":{"nodeType":"scalar","headerNames":"address_street"},"_country":{"nodeType":"scalar","headerNames":"address_country"},"nodeType":"object","_city":{"nodeType":"scalar","headerNames":"address_city"},"headerNames":"address"}',
+    ),
     text,
   );
   assert.ok(
-    text.includes('"_interests":{"[]":{"nodeType":"scalar","headerNames":"data","_JSON_parentId":{"nodeType":"scalar","type":"parent","headerNames":"JSON_parentId"}},"nodeType":"array","headerNames":"interests"}'),
+    text.includes(
+      '"_interests":{"[]":{"nodeType":"scalar","headerNames":"data","_JSON_parentId":{"nodeType":"scalar","type":"parent","headerNames":"JSON_parentId"}},"nodeType":"array","headerNames":"interests"}',
+    ),
     text,
   );
 });
@@ -50,13 +54,21 @@ test('123: legacy state loaded and written back (version 2)', async () => {
   const { parser, logger } = await runExample('123');
   assert.equal(parser.mode, 'legacy');
   assert.deepEqual(logger.warnings, ['Using legacy JSON parser, because it is in configuration state.']);
-  assert.equal(stateText(parser.stateEntries()), '"json_parser.struct":{"users":{"id":"scalar","name":"scalar","modified":"scalar"}},"json_parser.structVersion":2');
+  assert.equal(
+    stateText(parser.stateEntries()),
+    '"json_parser.struct":{"users":{"id":"scalar","name":"scalar","modified":"scalar"}},"json_parser.structVersion":2',
+  );
 });
 
 test('mode choice and warnings (04 §3)', async () => {
   const mk = (state: string | undefined, compat: Value | undefined) => {
     const logger = testLogger();
-    const p = createAutoParser({ state: state === undefined ? undefined : decodeJson(state, 'config'), compatLevel: compat, spoolDir: tmpSpoolDir(), logger });
+    const p = createAutoParser({
+      state: state === undefined ? undefined : decodeJson(state, 'config'),
+      compatLevel: compat,
+      spoolDir: tmpSpoolDir(),
+      logger,
+    });
     return [p.mode, logger.warnings] as const;
   };
   assert.deepEqual(mk(undefined, undefined), ['current', []]);
@@ -65,7 +77,8 @@ test('mode choice and warnings (04 §3)', async () => {
   assert.deepEqual(mk(undefined, 2), ['current', []]);
   assert.deepEqual(mk(undefined, 1), ['legacy', ['Using legacy JSON parser, because it has been explicitly requested.']]);
   assert.deepEqual(mk(undefined, '1'), ['legacy', ['Using legacy JSON parser, because it has been explicitly requested.']]);
-  const cur = '{"json_parser.struct":{"data":{"_u":{"[]":{"nodeType":"scalar","headerNames":"data"},"nodeType":"array"}},"parent_aliases":[]},"json_parser.structVersion":3}';
+  const cur =
+    '{"json_parser.struct":{"data":{"_u":{"[]":{"nodeType":"scalar","headerNames":"data"},"nodeType":"array"}},"parent_aliases":[]},"json_parser.structVersion":3}';
   assert.deepEqual(mk(cur, 1), ['current', ['Ignored request for legacy JSON parser, because configuration is already upgraded.']]);
   const leg = '{"json_parser.struct":{"users":{"id":"scalar"}},"json_parser.structVersion":2}';
   assert.deepEqual(mk(leg, 3), ['legacy', ['Using legacy JSON parser, because it is in configuration state.']]);
@@ -78,9 +91,13 @@ test('mode choice and warnings (04 §3)', async () => {
 
 test('invalid current structure in the state fails', async () => {
   const bad = '{"json_parser.struct":{"data":{"_u":{"[]":{"nodeType":"weird"},"nodeType":"array"}}},"json_parser.structVersion":3}';
-  assert.throws(() => createAutoParser({ state: decodeJson(bad, 'config'), compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() }));
+  assert.throws(() =>
+    createAutoParser({ state: decodeJson(bad, 'config'), compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() }),
+  );
   const noItems = '{"json_parser.struct":{"data":{"_u":{"nodeType":"array"}}},"json_parser.structVersion":3}';
-  assert.throws(() => createAutoParser({ state: decodeJson(noItems, 'config'), compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() }));
+  assert.throws(() =>
+    createAutoParser({ state: decodeJson(noItems, 'config'), compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() }),
+  );
 });
 
 test('inherit: a later parser starts from the accumulated structure and aliases', async () => {

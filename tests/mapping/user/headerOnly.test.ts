@@ -20,7 +20,9 @@ describe('headerOnlyTables (04 §7.10)', () => {
     assert.deepEqual(headerOnlyTables(cfg(`{"users": {"id": "id"}}`), 'mock-server'), [
       { table: 'users', file: 'mock-server.users', destination: 'in.c-mock-server.users', header: ['id'], primaryKey: [] },
     ]);
-    assert.deepEqual(headerOnlyTables(cfg(`{"users": {"id": "id"}}`), null), [{ table: 'users', file: 'users', destination: null, header: ['id'], primaryKey: [] }]);
+    assert.deepEqual(headerOnlyTables(cfg(`{"users": {"id": "id"}}`), null), [
+      { table: 'users', file: 'users', destination: null, header: ['id'], primaryKey: [] },
+    ]);
   });
 
   it('columns, users and shorthands in order; primary keys; no link columns; children first', () => {
@@ -45,7 +47,9 @@ describe('headerOnlyTables (04 §7.10)', () => {
   });
 
   it('a table without tableMapping (self-reference) adds only the parent-key column when not disabled', () => {
-    assert.deepEqual(brief(`{"p": {"id": "id", "k": {"type": "table", "destination": "p", "parentKey": {"disable": true}}}}`), [['p', 'id', '']]);
+    assert.deepEqual(brief(`{"p": {"id": "id", "k": {"type": "table", "destination": "p", "parentKey": {"disable": true}}}}`), [
+      ['p', 'id', ''],
+    ]);
     assert.deepEqual(brief(`{"p": {"id": "id", "k": {"type": "table", "destination": "q"}}}`), [
       ['q', 'p_pk', ''],
       ['p', 'id', ''],
@@ -53,10 +57,13 @@ describe('headerOnlyTables (04 §7.10)', () => {
   });
 
   it('a table name is listed once (first candidate wins)', () => {
-    assert.deepEqual(brief(`{"a": {"x": "x", "t": {"type": "table", "destination": "shared", "tableMapping": {"v": "v"}}}, "shared": {"w": "w"}}`), [
-      ['shared', 'v,a_pk', ''],
-      ['a', 'x', ''],
-    ]);
+    assert.deepEqual(
+      brief(`{"a": {"x": "x", "t": {"type": "table", "destination": "shared", "tableMapping": {"v": "v"}}}, "shared": {"w": "w"}}`),
+      [
+        ['shared', 'v,a_pk', ''],
+        ['a', 'x', ''],
+      ],
+    );
   });
 
   it('a mapping whose "type" entry is the string "table" is read as a single table definition (reference quirk)', () => {
@@ -65,7 +72,9 @@ describe('headerOnlyTables (04 §7.10)', () => {
 
   it('nested grandchildren use the child table name for their default parent key', () => {
     assert.deepEqual(
-      brief(`{"users": {"c": {"type": "table", "destination": "user-contact", "tableMapping": {"a": {"type": "table", "destination": "user-address", "tableMapping": {"s": "street"}}}}}}`),
+      brief(
+        `{"users": {"c": {"type": "table", "destination": "user-contact", "tableMapping": {"a": {"type": "table", "destination": "user-address", "tableMapping": {"s": "street"}}}}}}`,
+      ),
       [
         ['user-address', 'street,user-contact_pk', ''],
         ['user-contact', 'users_pk', ''],
@@ -81,8 +90,16 @@ describe('headerOnlyTables (04 §7.10)', () => {
       );
     };
     check(`{"u": {"a": {"type": "user"}}}`, 'Missing mapping key at item with type "user"', 'parameters.config.mappings.u.a');
-    check(`{"u": {"a": {"type": "column", "mapping": {}}}}`, 'Missing mapping key at item with type "column"', 'parameters.config.mappings.u.a');
+    check(
+      `{"u": {"a": {"type": "column", "mapping": {}}}}`,
+      'Missing mapping key at item with type "column"',
+      'parameters.config.mappings.u.a',
+    );
     check(`{"u": {"a": {"destination": "x"}}}`, 'Missing mapping key at item with type "column"', 'parameters.config.mappings.u.a');
-    check(`{"u": {"t": {"type": "table", "destination": "x", "tableMapping": {"b": {"type": "foo"}}}}}`, 'Invalid mapping type "foo".', 'parameters.config.mappings.u.t.tableMapping.b.type');
+    check(
+      `{"u": {"t": {"type": "table", "destination": "x", "tableMapping": {"b": {"type": "foo"}}}}}`,
+      'Invalid mapping type "foo".',
+      'parameters.config.mappings.u.t.tableMapping.b.type',
+    );
   });
 });

@@ -53,16 +53,23 @@ describe('column definitions', () => {
 
   it('cell rendering: ints, floats with 14 digits, booleans, big ints, unicode', async () => {
     const { sink } = await runBatches(`{"t": {"v": "v"}}`, [
-      { dataType: 't', records: `[{"v": 1.0}, {"v": 0.1}, {"v": 3.141592653589793}, {"v": 1e20}, {"v": -0.0}, {"v": 9223372036854775807}, {"v": "\\u017e \\"q\\""}, {"v": false}]` },
+      {
+        dataType: 't',
+        records: `[{"v": 1.0}, {"v": 0.1}, {"v": 3.141592653589793}, {"v": 1e20}, {"v": -0.0}, {"v": 9223372036854775807}, {"v": "\\u017e \\"q\\""}, {"v": false}]`,
+      },
     ]);
     assert.equal(sink.render('t'), '"v"\n"1"\n"0.1"\n"3.1415926535898"\n"1.0E+20"\n"-0"\n"9223372036854775807"\n"ž ""q"""\n""\n');
   });
 
   it('forceType at the definition top level writes JSON text (17 digits, escaped slashes)', async () => {
-    const { sink } = await runBatches(`{"t": {"o": {"mapping": {"destination": "o"}, "forceType": true}, "s": {"mapping": {"destination": "s"}, "forceType": true}}}`, [
-      { dataType: 't', records: `[{"o": {"a": 0.1, "b": "x/y", "c": [], "d": {}}, "s": "plain"}, {"o": [1, "ž"], "s": 2}]` },
-    ]);
-    assert.equal(sink.render('t'), '"o","s"\n"{""a"":0.10000000000000001,""b"":""x\\/y"",""c"":[],""d"":{}}","plain"\n"[1,""\\u017e""]","2"\n');
+    const { sink } = await runBatches(
+      `{"t": {"o": {"mapping": {"destination": "o"}, "forceType": true}, "s": {"mapping": {"destination": "s"}, "forceType": true}}}`,
+      [{ dataType: 't', records: `[{"o": {"a": 0.1, "b": "x/y", "c": [], "d": {}}, "s": "plain"}, {"o": [1, "ž"], "s": 2}]` }],
+    );
+    assert.equal(
+      sink.render('t'),
+      '"o","s"\n"{""a"":0.10000000000000001,""b"":""x\\/y"",""c"":[],""d"":{}}","plain"\n"[1,""\\u017e""]","2"\n',
+    );
   });
 
   it('mapping.forceType is ignored: a list is a data error', async () => {
@@ -91,14 +98,17 @@ describe('column definitions', () => {
     });
     assert.throws(
       () => router.addBatch(resp(`[{"id": 1, "c": {"v": "x"}, "bad": [1]}]`) as Value[], 'users', new Map()),
-      (e: unknown) => e instanceof UserError && e.message.startsWith("Error saving 'users' data to CSV column: Error writing 'bad' column:"),
+      (e: unknown) =>
+        e instanceof UserError && e.message.startsWith("Error saving 'users' data to CSV column: Error writing 'bad' column:"),
     );
     assert.deepEqual(sink.tables.get('contacts')?.rows.length, 1);
     assert.deepEqual(sink.tables.get('users')?.rows.length, 0);
   });
 
   it('unknown type: no header column, value still emitted (unsupported, mimicked)', async () => {
-    const { sink } = await runBatches(`{"t": {"a": "a", "b": {"type": "weird", "mapping": {"destination": "b"}}}}`, [{ dataType: 't', records: `[{"a": 1, "b": 2}]` }]);
+    const { sink } = await runBatches(`{"t": {"a": "a", "b": {"type": "weird", "mapping": {"destination": "b"}}}}`, [
+      { dataType: 't', records: `[{"a": 1, "b": 2}]` },
+    ]);
     assert.equal(sink.render('t'), '"a"\n"1","2"\n');
   });
 
@@ -117,23 +127,34 @@ describe('user definitions (04 §7.7)', () => {
     const { sink } = await runBatches(
       `{"users": {"id": "id", "k": {"type": "user", "mapping": {"destination": "k"}}, "a.b": {"type": "user", "mapping": {"destination": "dotted"}},
         "n/x": {"type": "user", "mapping": {"destination": "nested"}}, "none": {"type": "user", "mapping": {"destination": "none"}}}}`,
-      [{ dataType: 'users', records: `[{"id": 1, "k": "record value"}, {"id": 2}]`, parentColumns: `{"k": "v", "a.b": 2.5, "n": {"x": true}, "unused": 1}` }],
+      [
+        {
+          dataType: 'users',
+          records: `[{"id": 1, "k": "record value"}, {"id": 2}]`,
+          parentColumns: `{"k": "v", "a.b": 2.5, "n": {"x": true}, "unused": 1}`,
+        },
+      ],
     );
     assert.equal(sink.render('users'), '"id","k","dotted","nested","none"\n"1","v","2.5","1",""\n"2","v","2.5","1",""\n');
   });
 
   it('child-job parent columns (065 shape) and a user primary key', async () => {
-    const { sink, router } = await runBatches(`{"detail": {"parent_id": {"type": "user", "mapping": {"destination": "user_id", "primaryKey": true}}, "x": "x"}}`, [
-      { dataType: 'detail', records: `[{"x": "a"}]`, parentColumns: `{"parent_id": 123}` },
-      { dataType: 'detail', records: `[{"x": "b"}]`, parentColumns: `{"parent_id": 234}` },
-    ]);
+    const { sink, router } = await runBatches(
+      `{"detail": {"parent_id": {"type": "user", "mapping": {"destination": "user_id", "primaryKey": true}}, "x": "x"}}`,
+      [
+        { dataType: 'detail', records: `[{"x": "a"}]`, parentColumns: `{"parent_id": 123}` },
+        { dataType: 'detail', records: `[{"x": "b"}]`, parentColumns: `{"parent_id": 234}` },
+      ],
+    );
     assert.equal(sink.render('detail'), '"user_id","x"\n"123","a"\n"234","b"\n');
     assert.deepEqual(router.primaryKeys().get('detail'), ['user_id']);
   });
 
   it('a non-scalar userData value is a data error', async () => {
     await rejects(
-      runBatches(`{"t": {"u": {"type": "user", "mapping": {"destination": "u"}}}}`, [{ dataType: 't', records: `[{}]`, parentColumns: `{"u": {"a": 1}}` }]),
+      runBatches(`{"t": {"u": {"type": "user", "mapping": {"destination": "u"}}}}`, [
+        { dataType: 't', records: `[{}]`, parentColumns: `{"u": {"a": 1}}` },
+      ]),
       "Error saving 't' data to CSV column: Error writing 'u' column: Cannot write data into column: array (\n  'a' => 1,\n)",
     );
   });
@@ -144,7 +165,12 @@ describe('primary keys (04 §7.3, §7.6)', () => {
     const { sink, router } = await runBatches(
       `{"t": {"b": {"mapping": {"destination": "b", "primaryKey": true}}, "x": "x", "a": {"mapping": {"destination": "a", "primaryKey": "yes"}},
         "items": {"type": "table", "destination": "items", "tableMapping": {"v": "v"}}}}`,
-      [{ dataType: 't', records: `[{"a": "A", "b": "B", "x": 1, "items": [{"v": 1}, {"v": 2}]}, {"a": 1.0, "b": true, "items": {"v": 3}}, {"a": null, "b": false}]` }],
+      [
+        {
+          dataType: 't',
+          records: `[{"a": "A", "b": "B", "x": 1, "items": [{"v": 1}, {"v": 2}]}, {"a": 1.0, "b": true, "items": {"v": 3}}, {"a": null, "b": false}]`,
+        },
+      ],
     );
     assert.deepEqual(rendered(sink), {
       items: '"v","t_pk"\n"1","B,A"\n"2","B,A"\n"3","1,1"\n"",","\n',
@@ -171,9 +197,10 @@ describe('primary keys (04 §7.3, §7.6)', () => {
 
   it('a non-scalar primary-key value is rejected (prefixed)', async () => {
     await rejects(
-      runBatches(`{"t": {"id": {"mapping": {"destination": "id", "primaryKey": true}}, "c": {"type": "table", "destination": "c", "tableMapping": {"v": "v"}}}}`, [
-        { dataType: 't', records: `[{"id": {"x": [1, 0.5]}, "c": [{"v": 1}]}]` },
-      ]),
+      runBatches(
+        `{"t": {"id": {"mapping": {"destination": "id", "primaryKey": true}}, "c": {"type": "table", "destination": "c", "tableMapping": {"v": "v"}}}}`,
+        [{ dataType: 't', records: `[{"id": {"x": [1, 0.5]}, "c": [{"v": 1}]}]` }],
+      ),
       'Bad Json to CSV Mapping configuration: Only scalar values are allowed in primary key. Primary key: [{"x":[1,0.5]}]',
     );
   });
@@ -193,7 +220,9 @@ describe('table definitions (04 §7.4, §7.5)', () => {
   });
 
   it('the link hash appends serialize(userData) when the batch has parent columns', async () => {
-    const { sink } = await runBatches(interests, [{ dataType: 'users', records: `[{"name":"A","interests":["x"]}]`, parentColumns: `{"k": "v", "5": 1}` }]);
+    const { sink } = await runBatches(interests, [
+      { dataType: 'users', records: `[{"name":"A","interests":["x"]}]`, parentColumns: `{"k": "v", "5": 1}` },
+    ]);
     const link = md5('O:8:"stdClass":2:{s:4:"name";s:1:"A";s:9:"interests";a:1:{i:0;s:1:"x";}}' + 'a:2:{s:1:"k";s:1:"v";i:5;i:1;}');
     assert.equal(sink.render('users'), `"name","user-interests"\n"A","${link}"\n`);
   });
@@ -206,12 +235,18 @@ describe('table definitions (04 §7.4, §7.5)', () => {
     const contact = md5('O:8:"stdClass":2:{s:1:"e";s:1:"x";s:1:"a";a:1:{i:0;O:8:"stdClass":1:{s:1:"s";s:1:"S";}}}');
     const t = rendered(sink);
     assert.equal(t['addresses'], `"s","contacts_pk"\n"S","${contact}"\n"S","${contact}"\n`);
-    assert.match(t['contacts']!, new RegExp(`^"e","addresses","u_pk"\\n"x","${contact}","[0-9a-f]{32}"\\n"x","${contact}","[0-9a-f]{32}"\\n$`));
+    assert.match(
+      t['contacts']!,
+      new RegExp(`^"e","addresses","u_pk"\\n"x","${contact}","[0-9a-f]{32}"\\n"x","${contact}","[0-9a-f]{32}"\\n$`),
+    );
   });
 
   it('no primary key and an empty value: empty link cell, no child row; an object is never empty', async () => {
     const { sink } = await runBatches(`{"t": {"id": "id", "c": {"type": "table", "destination": "c", "tableMapping": {"v": "v"}}}}`, [
-      { dataType: 't', records: `[{"id": 1}, {"id": 2, "c": null}, {"id": 3, "c": []}, {"id": 4, "c": 0}, {"id": 5, "c": "0"}, {"id": 6, "c": false}, {"id": 7, "c": {}}]` },
+      {
+        dataType: 't',
+        records: `[{"id": 1}, {"id": 2, "c": null}, {"id": 3, "c": []}, {"id": 4, "c": 0}, {"id": 5, "c": "0"}, {"id": 6, "c": false}, {"id": 7, "c": {}}]`,
+      },
     ]);
     const t = rendered(sink);
     assert.match(t['t']!, /^"id","c"\n"1",""\n"2",""\n"3",""\n"4",""\n"5",""\n"6",""\n"7","[0-9a-f]{32}"\n$/);
@@ -221,7 +256,12 @@ describe('table definitions (04 §7.4, §7.5)', () => {
   it('with a primary key: missing → one row of empty cells + parent key, [] → none, scalar → one-element list', async () => {
     const { sink } = await runBatches(
       `{"t": {"id": {"mapping": {"destination": "id", "primaryKey": true}}, "c": {"type": "table", "destination": "c", "tableMapping": {".": "v"}}}}`,
-      [{ dataType: 't', records: `[{"id": 1}, {"id": 2, "c": []}, {"id": 3, "c": "s"}, {"id": 4, "c": ["x", "y"]}, {"id": 5, "c": null}, {"id": 6, "c": 0}]` }],
+      [
+        {
+          dataType: 't',
+          records: `[{"id": 1}, {"id": 2, "c": []}, {"id": 3, "c": "s"}, {"id": 4, "c": ["x", "y"]}, {"id": 5, "c": null}, {"id": 6, "c": 0}]`,
+        },
+      ],
     );
     assert.deepEqual(rendered(sink), {
       c: '"v","t_pk"\n"","1"\n"s","3"\n"x","4"\n"y","4"\n"","5"\n"0","6"\n',
@@ -267,9 +307,10 @@ describe('table definitions (04 §7.4, §7.5)', () => {
   });
 
   it('self-reference with parentKey.disable maps children into the same table first (072 shape)', async () => {
-    const { sink } = await runBatches(`{"p": {"id": "id", "kids": {"type": "table", "destination": "p", "parentKey": {"disable": true}}}}`, [
-      { dataType: 'p', records: `[{"id": 1, "kids": [{"id": 11, "kids": [{"id": 111}]}, {"id": 12}]}, {"id": 2, "kids": {"id": 21}}]` },
-    ]);
+    const { sink } = await runBatches(
+      `{"p": {"id": "id", "kids": {"type": "table", "destination": "p", "parentKey": {"disable": true}}}}`,
+      [{ dataType: 'p', records: `[{"id": 1, "kids": [{"id": 11, "kids": [{"id": 111}]}, {"id": 12}]}, {"id": 2, "kids": {"id": 21}}]` }],
+    );
     assert.equal(sink.render('p'), '"id"\n"111"\n"11"\n"12"\n"1"\n"21"\n"2"\n');
   });
 
@@ -292,7 +333,13 @@ describe('table definitions (04 §7.4, §7.5)', () => {
 
 describe('mapping configuration errors raised while processing (04 §7.3, §7.5)', () => {
   it("Key 'mapping.destination' is not set — at the first batch, even an empty one", async () => {
-    for (const def of [`{"type": "column"}`, `{"mapping": {}}`, `{"mapping": {"destination": ""}}`, `{"type": "user", "mapping": {"primaryKey": true}}`, `5`]) {
+    for (const def of [
+      `{"type": "column"}`,
+      `{"mapping": {}}`,
+      `{"mapping": {"destination": ""}}`,
+      `{"type": "user", "mapping": {"primaryKey": true}}`,
+      `5`,
+    ]) {
       await rejects(
         runBatches(`{"users": {"id": ${def}}}`, [{ dataType: 'users', records: `[]` }]),
         "Bad Json to CSV Mapping configuration: Key 'mapping.destination' is not set for column 'id'.",
@@ -313,7 +360,10 @@ describe('mapping configuration errors raised while processing (04 §7.3, §7.5)
     const mapping = `{"users": {"id": {"mapping": {"destination": "id", "primaryKey": true}}, "t": {"type": "table", "tableMapping": {"a": "a"}}}}`;
     const ok = await runBatches(mapping, [{ dataType: 'users', records: `[]` }]);
     assert.equal(ok.sink.render('users'), '"id"\n');
-    await rejects(runBatches(mapping, [{ dataType: 'users', records: `[{"id": 1}]` }]), "Bad Json to CSV Mapping configuration: Key 'destination' is not set for table 't'.");
+    await rejects(
+      runBatches(mapping, [{ dataType: 'users', records: `[{"id": 1}]` }]),
+      "Bad Json to CSV Mapping configuration: Key 'destination' is not set for table 't'.",
+    );
   });
 
   it("Key 'tableMapping' is not set — when a record is processed (even with an empty value)", async () => {
@@ -330,7 +380,9 @@ describe('mapping configuration errors raised while processing (04 §7.3, §7.5)
   it("'parentKey.disable' must be true to parse child values into parent's table", async () => {
     for (const parentKey of ['', `, "parentKey": {"disable": false}`, `, "parentKey": {"destination": "x"}`]) {
       await rejects(
-        runBatches(`{"users": {"id": "id", "kids": {"type": "table", "destination": "users"${parentKey}}}}`, [{ dataType: 'users', records: `[{"id": 1}]` }]),
+        runBatches(`{"users": {"id": "id", "kids": {"type": "table", "destination": "users"${parentKey}}}}`, [
+          { dataType: 'users', records: `[{"id": 1}]` },
+        ]),
         "Bad Json to CSV Mapping configuration: 'parentKey.disable' must be true to parse child values into parent's table",
         'parameters.config.mappings.users.kids.parentKey.disable',
       );

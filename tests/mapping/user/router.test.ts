@@ -45,7 +45,10 @@ describe('start-up checks (04 §7.1)', () => {
       ['true', 'boolean'],
     ];
     for (const [json, type] of cases) {
-      throwsUser(() => construct(cfg(`{"users": ${json}}`)), `Mapping must be 'array' type, '${type}' type given, for 'users' data type in 'mappings' config.`);
+      throwsUser(
+        () => construct(cfg(`{"users": ${json}}`)),
+        `Mapping must be 'array' type, '${type}' type given, for 'users' data type in 'mappings' config.`,
+      );
     }
   });
 
@@ -83,9 +86,10 @@ describe('routing', () => {
   });
 
   it('the root table exists as soon as one batch arrived, even with zero records; unused mappings create nothing', async () => {
-    const { sink } = await runBatches(`{"users": {"id": "id", "c": {"type": "table", "destination": "c", "tableMapping": {"a": "a"}}}, "unused": {"x": "x"}}`, [
-      { dataType: 'users', records: `[]` },
-    ]);
+    const { sink } = await runBatches(
+      `{"users": {"id": "id", "c": {"type": "table", "destination": "c", "tableMapping": {"a": "a"}}}, "unused": {"x": "x"}}`,
+      [{ dataType: 'users', records: `[]` }],
+    );
     assert.deepEqual(rendered(sink), { users: '"id","c"\n' });
   });
 
@@ -99,17 +103,25 @@ describe('routing', () => {
 
 describe('merging results (04 §7.9)', () => {
   it('mapper and automatic parser with identical headers: automatic rows appended to the mapper table', async () => {
-    const { sink, router } = await runBatches(`{"users": {"id": {"mapping": {"destination": "id", "primaryKey": true}}}}`, [{ dataType: 'users', records: `[{"id": 1}]` }], [
-      { name: 'users', header: ['id'], rows: [['auto']] },
-      { name: 'other', header: ['x'], rows: [['y']] },
-    ]);
+    const { sink, router } = await runBatches(
+      `{"users": {"id": {"mapping": {"destination": "id", "primaryKey": true}}}}`,
+      [{ dataType: 'users', records: `[{"id": 1}]` }],
+      [
+        { name: 'users', header: ['id'], rows: [['auto']] },
+        { name: 'other', header: ['x'], rows: [['y']] },
+      ],
+    );
     assert.deepEqual(rendered(sink), { users: '"id"\n"1"\n"auto"\n', other: '"x"\n"y"\n' });
     assert.deepEqual(Object.fromEntries(router.primaryKeys()), { users: ['id'] });
   });
 
   it('mapper and automatic parser with different headers: user error after the output phase', async () => {
     await assert.rejects(
-      runBatches(`{"users": {"id": "id"}}`, [{ dataType: 'users', records: `[{"id": 1}]` }], [{ name: 'users', header: ['id', 'name'], rows: [['1', 'a']] }]),
+      runBatches(
+        `{"users": {"id": "id"}}`,
+        [{ dataType: 'users', records: `[{"id": 1}]` }],
+        [{ name: 'users', header: ['id', 'name'], rows: [['1', 'a']] }],
+      ),
       (e: unknown) => e instanceof UserError && e.message === "Multiple results for 'users' table have different columns!",
     );
   });
@@ -155,7 +167,9 @@ describe('merging results (04 §7.9)', () => {
   it('a nested mapper named like its own root is merged too (pre-order: root first)', async () => {
     const mappings = `{"n": {"v": "v", "c": {"type": "table", "destination": "m", "parentKey": {"disable": true},
       "tableMapping": {"d": {"type": "table", "destination": "n", "parentKey": {"disable": true}, "tableMapping": {"v": "v"}}}}}}`;
-    const { sink } = await runBatches(mappings, [{ dataType: 'n', records: `[{"v": "root1", "c": {"d": [{"v": "deep1"}]}}, {"v": "root2", "c": {"d": {"v": "deep2"}}}]` }]);
+    const { sink } = await runBatches(mappings, [
+      { dataType: 'n', records: `[{"v": "root1", "c": {"d": [{"v": "deep1"}]}}, {"v": "root2", "c": {"d": {"v": "deep2"}}}]` },
+    ]);
     assert.deepEqual(rendered(sink), { n: '"v"\n"root1"\n"root2"\n"deep1"\n"deep2"\n', m: '\n\n' });
   });
 });
@@ -166,7 +180,12 @@ describe('with the real automatic parser', () => {
     try {
       const auto = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir, logger: { warning: () => {}, debug: () => {} } });
       const sink = new MemorySink();
-      const router = new MappingRouter({ mappings: cfg(`{"users": {"id": {"mapping": {"destination": "id", "primaryKey": true}}}}`), auto, sink, spoolDir });
+      const router = new MappingRouter({
+        mappings: cfg(`{"users": {"id": {"mapping": {"destination": "id", "primaryKey": true}}}}`),
+        auto,
+        sink,
+        spoolDir,
+      });
       router.addBatch(resp(`[{"id": 1, "tags": ["a"]}]`) as Value[], 'users', new Map());
       router.addBatch(resp(`[{"id": 10, "tags": ["a", "b"]}]`) as Value[], 'orders', new Map());
       router.addBatch(resp(`[]`) as Value[], 'empty', new Map());
