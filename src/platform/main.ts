@@ -11,6 +11,7 @@ import { PlatformClient, isJobFinished } from './client.ts';
 import { PlatformUsageError } from './errors/PlatformUsageError.ts';
 import { STACKS, resolveStack } from './stacks.ts';
 import type { CreateJobArgs, JobMode, JobRecord } from './types.ts';
+import { CommandLineUsageError } from './errors/CommandLineUsageError.ts';
 
 export const PROGRAM = 'ex-generic-platform';
 
@@ -97,17 +98,15 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
   job: ['stack', 'id', 'wait', 'timeout', 'json'],
 };
 
-class UsageError extends Error {}
-
 function required(value: string | undefined, name: string): string {
-  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  if (value === undefined || value === '') throw new CommandLineUsageError(`--${name} is required`);
   return value;
 }
 
 function seconds(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0)
-    throw new UsageError(`--timeout must be a positive number of seconds, not "${value}"`);
+    throw new CommandLineUsageError(`--timeout must be a positive number of seconds, not "${value}"`);
   return Number(value) * 1000;
 }
 
@@ -137,14 +136,14 @@ export async function runPlatformCli(io: PlatformCliIo): Promise<number> {
   }
   const [command, ...rest] = positionals;
   try {
-    if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    if (rest.length > 0) throw new CommandLineUsageError(`unexpected argument "${rest[0]}"`);
     const allowed = COMMAND_OPTIONS[command!];
-    if (!allowed) throw new UsageError(`unknown command "${command}"`);
+    if (!allowed) throw new CommandLineUsageError(`unknown command "${command}"`);
     for (const [name, value] of Object.entries(values)) {
       if (name === 'help' || value === undefined || value === false) continue;
-      if (!allowed.includes(name)) throw new UsageError(`--${name} does not apply to "${command}"`);
+      if (!allowed.includes(name)) throw new CommandLineUsageError(`--${name} does not apply to "${command}"`);
     }
-    if (values.timeout !== undefined && !values.wait) throw new UsageError('--timeout needs --wait');
+    if (values.timeout !== undefined && !values.wait) throw new CommandLineUsageError('--timeout needs --wait');
 
     if (command === 'stacks') {
       if (values.json) out(JSON.stringify(STACKS, null, 2));
@@ -154,7 +153,7 @@ export async function runPlatformCli(io: PlatformCliIo): Promise<number> {
 
     const client = (stackArg: string | undefined): PlatformClient => {
       const stack = stackArg ?? env['KBC_URL'];
-      if (stack === undefined || stack === '') throw new UsageError('--stack is required (or set KBC_URL)');
+      if (stack === undefined || stack === '') throw new CommandLineUsageError('--stack is required (or set KBC_URL)');
       const { storageUrl } = resolveStack(stack, io.allowHttpLoopback ?? false);
       return new PlatformClient({
         storageUrl,
@@ -177,9 +176,9 @@ export async function runPlatformCli(io: PlatformCliIo): Promise<number> {
       let portal = values.portal;
       if (portal === undefined) {
         const stack = values.stack ?? env['KBC_URL'];
-        if (stack === undefined) throw new UsageError('--portal URL or --stack NAME is required');
+        if (stack === undefined) throw new CommandLineUsageError('--portal URL or --stack NAME is required');
         portal = resolveStack(stack, io.allowHttpLoopback ?? false).portalUrl;
-        if (portal === undefined) throw new UsageError(`the API portal of ${stack} is not known: pass --portal URL`);
+        if (portal === undefined) throw new CommandLineUsageError(`the API portal of ${stack} is not known: pass --portal URL`);
       }
       // The portal index needs no token and no stack: any base URL works for the client.
       const index = await new PlatformClient({
@@ -202,16 +201,17 @@ export async function runPlatformCli(io: PlatformCliIo): Promise<number> {
     let job: JobRecord;
     if (command === 'run') {
       const mode = (values.mode ?? 'run') as JobMode;
-      if (!['run', 'forceRun', 'debug'].includes(mode)) throw new UsageError(`--mode must be run, forceRun or debug, not "${mode}"`);
+      if (!['run', 'forceRun', 'debug'].includes(mode))
+        throw new CommandLineUsageError(`--mode must be run, forceRun or debug, not "${mode}"`);
       const extra: Record<string, unknown> = {};
       if (values['config-data'] !== undefined) {
         try {
           extra['configData'] = JSON.parse(values['config-data']);
         } catch {
-          throw new UsageError('--config-data must be a JSON object');
+          throw new CommandLineUsageError('--config-data must be a JSON object');
         }
         if (typeof extra['configData'] !== 'object' || extra['configData'] === null || Array.isArray(extra['configData']))
-          throw new UsageError('--config-data must be a JSON object');
+          throw new CommandLineUsageError('--config-data must be a JSON object');
       }
       if (values.row !== undefined) extra['configRowIds'] = values.row;
       if (values.branch !== undefined) extra['branchId'] = values.branch;
@@ -258,7 +258,7 @@ export async function runPlatformCli(io: PlatformCliIo): Promise<number> {
     err(`${PROGRAM}: job ${final.id} ended with status "${final.status}"${message}`.replace(/\s*\n\s*/g, ' '));
     return 1;
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof CommandLineUsageError) {
       err(`${PROGRAM}: ${e.message} (see --help)`);
       return 2;
     }

@@ -12,6 +12,7 @@ import type { Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { sshProxyConfig, type SshProxyConfig } from './config.ts';
 import { SshTunnelError } from '../errors/SshTunnelError.ts';
+import { SshFatalOpenError } from '../errors/SshFatalOpenError.ts';
 
 export interface SshTunnel {
   /** Opens a connection to host:port through the tunnel; opens the tunnel itself on first use. */
@@ -56,9 +57,6 @@ function networkError(message: string, cause?: unknown): NodeJS.ErrnoException {
  */
 let ssh2: Promise<typeof import('ssh2')> | undefined;
 const loadSsh2 = (): Promise<typeof import('ssh2')> => (ssh2 ??= import('ssh2'));
-
-/** Errors that another attempt cannot fix (the key itself is unusable). */
-class FatalOpenError extends Error {}
 
 /** The text OpenSSH would have printed on stderr for a failed attempt. */
 export function describeOpenError(error: unknown, config: SshProxyConfig): string {
@@ -183,7 +181,7 @@ class Tunnel implements SshTunnel {
         return client;
       } catch (e) {
         last = describeOpenError(e, this.config);
-        if (e instanceof FatalOpenError || this.closed) break;
+        if (e instanceof SshFatalOpenError || this.closed) break;
         if (attempt < this.options.attempts) await this.options.sleep(this.options.backoffMs(attempt));
       }
     }
@@ -229,7 +227,7 @@ class Tunnel implements SshTunnel {
         client.connect(config);
       } catch (e) {
         // ssh2 parses the key synchronously: an unreadable key will not get better with retries.
-        settle(new FatalOpenError((e as Error).message, { cause: e }));
+        settle(new SshFatalOpenError((e as Error).message, { cause: e }));
       }
     });
   }

@@ -8,7 +8,8 @@
  * token with tokenReaders.ts, relativeUnits.ts and zones.ts into parsed.ts's Parsed), scanner.ts
  * the longest-match loop, resolve.ts the application to the base time.
  */
-import { type Parsed, ParseError } from './parsed.ts';
+import type { Parsed } from './parsed.ts';
+import { StrtotimeParseError } from '../../errors/StrtotimeParseError.ts';
 import { resolve } from './resolve.ts';
 import { scan } from './scanner.ts';
 
@@ -20,7 +21,7 @@ export function phpStrtotime(input: string, base: bigint): bigint | false {
   try {
     parsed = scan(trimmed);
   } catch (e) {
-    if (e instanceof ParseError) return false;
+    if (e instanceof StrtotimeParseError) return false;
     throw e;
   }
   return resolve(parsed, base);

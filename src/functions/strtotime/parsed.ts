@@ -1,8 +1,9 @@
 /**
- * What the scanner builds: the parsed time (absolute fields, relative part, zone), the error that
- * makes `strtotime` return `false`, and the setters that guard the "have" flags (a second date,
- * time or zone in one string is an error, as in timelib).
+ * What the scanner builds: the parsed time (absolute fields, relative part, zone), and the setters that guard the "have" flags (a second date,
+ * time or zone in one string is an error, as in timelib: src/errors/StrtotimeParseError.ts, which
+ * makes `strtotime` return `false`).
  */
+import { StrtotimeParseError } from '../../errors/StrtotimeParseError.ts';
 
 // ---------------------------------------------------------------------------------------------
 // the parsed time
@@ -48,10 +49,8 @@ export interface Parsed {
   zone: Zone | undefined;
 }
 
-export class ParseError extends Error {}
-
 export function haveTime(t: Parsed): void {
-  if (t.haveTime) throw new ParseError('Double time specification');
+  if (t.haveTime) throw new StrtotimeParseError('Double time specification');
   t.haveTime = 1;
   t.h = t.i = t.s = t.us = 0;
 }
@@ -60,7 +59,7 @@ export function unhaveTime(t: Parsed): void {
   t.h = t.i = t.s = t.us = 0;
 }
 export function haveDate(t: Parsed): void {
-  if (t.haveDate) throw new ParseError('Double date specification');
+  if (t.haveDate) throw new StrtotimeParseError('Double date specification');
   t.haveDate = true;
 }
 export function unhaveDate(t: Parsed): void {
@@ -70,7 +69,7 @@ export function unhaveDate(t: Parsed): void {
 /** False when the token must be skipped (a second time zone: PHP only warns). */
 export function haveTz(t: Parsed): boolean {
   if (t.haveZone) {
-    if (t.haveZone > 1) throw new ParseError('Double timezone specification');
+    if (t.haveZone > 1) throw new StrtotimeParseError('Double timezone specification');
     t.haveZone++;
     return false;
   }

@@ -11,13 +11,13 @@ import {
   haveWeekdayRelative,
   LAST_DAY_OF_MONTH,
   type Parsed,
-  ParseError,
   SPECIAL_DAY_OF_WEEK_IN_MONTH,
   SPECIAL_LAST_DAY_OF_WEEK_IN_MONTH,
   SPECIAL_WEEKDAY,
   unhaveDate,
   unhaveTime,
 } from './parsed.ts';
+import { StrtotimeParseError } from '../../errors/StrtotimeParseError.ts';
 import {
   alt,
   american,
@@ -207,7 +207,7 @@ rule('gnunocolon', gnunocolon, (p, t) => {
       t.y = getNr(p, 4);
       break;
     default:
-      throw new ParseError('Double time specification');
+      throw new StrtotimeParseError('Double time specification');
   }
   t.haveTime++;
 });

@@ -2,7 +2,8 @@
  * The scanning loop: at each position the longest token any rule matches (rule order breaking
  * ties, as re2c does), its action applied to the parsed time.
  */
-import { type Parsed, ParseError } from './parsed.ts';
+import type { Parsed } from './parsed.ts';
+import { StrtotimeParseError } from '../../errors/StrtotimeParseError.ts';
 import { type Rule, RULES } from './rules.ts';
 import { Ptr } from './tokenReaders.ts';
 
@@ -62,7 +63,7 @@ export function scan(input: string): Parsed {
         bestLen = len;
       }
     }
-    if (!best) throw new ParseError('Unexpected character');
+    if (!best) throw new StrtotimeParseError('Unexpected character');
     best.action(new Ptr(str.slice(pos, pos + bestLen)), t);
     pos += bestLen;
   }

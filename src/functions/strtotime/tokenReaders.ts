@@ -2,7 +2,7 @@
  * The cursor over a matched token and timelib's helpers that read its parts: numbers (signed,
  * fractional, years with the two-digit rule), day suffixes, month names and meridians.
  */
-import { ParseError } from './parsed.ts';
+import { StrtotimeParseError } from '../../errors/StrtotimeParseError.ts';
 
 /** A cursor over the matched token (timelib copies the token and walks it with helpers). */
 export class Ptr {
@@ -42,7 +42,7 @@ export const getNr = (p: Ptr, maxLength: number): number | null => getNrEx(p, ma
 export function getSignedNr(p: Ptr, maxLength: number): number {
   let dir = 1;
   while (!isDigitCh(p.cur()) && p.cur() !== '+' && p.cur() !== '-') {
-    if (p.cur() === '\0') throw new ParseError('Found unexpected data');
+    if (p.cur() === '\0') throw new StrtotimeParseError('Found unexpected data');
     p.i++;
   }
   while (p.cur() === '+' || p.cur() === '-') {

@@ -3,7 +3,8 @@
  * timelib_parse_zone does) and the offset of an IANA zone at an instant, used when resolving.
  */
 import { daysFromCivil } from './calendar.ts';
-import { type Parsed, ParseError } from './parsed.ts';
+import type { Parsed } from './parsed.ts';
+import { StrtotimeParseError } from '../../errors/StrtotimeParseError.ts';
 import { isDigitCh, type Ptr } from './tokenReaders.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -95,7 +96,7 @@ export function parseZone(p: Ptr, t: Parsed): void {
     const sign = p.cur() === '-' ? -1 : 1;
     p.i++;
     const v = parseTzCor(p);
-    if (v === undefined) throw new ParseError('The timezone could not be found in the database');
+    if (v === undefined) throw new StrtotimeParseError('The timezone could not be found in the database');
     t.zone = { kind: 'offset', seconds: sign * v };
   } else {
     const begin = p.i;
@@ -108,7 +109,7 @@ export function parseZone(p: Ptr, t: Parsed): void {
       const id = findZoneId(word);
       if (id !== undefined) t.zone = { kind: 'id', id };
       else if (abbr !== undefined) t.zone = { kind: 'offset', seconds: abbr };
-      else throw new ParseError('The timezone could not be found in the database');
+      else throw new StrtotimeParseError('The timezone could not be found in the database');
     }
   }
   while (p.cur() === ')') p.i++;

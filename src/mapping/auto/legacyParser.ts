@@ -11,6 +11,7 @@ import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { legacySafe, phpLooseStringEquals } from './names.ts';
 import { LinkRef, PARSE_ERROR_PREFIX, assignError, checkParentValues, mergeParents, wrapItem } from './currentParser.ts';
+import { LegacyParseError } from '../../errors/LegacyParseError.ts';
 
 type Kind = 'scalar' | 'object' | 'array' | 'NULL';
 
@@ -41,8 +42,6 @@ function emptyObject(o: ValueMap): boolean {
 function itemOf(t: string): string {
   return t.replaceAll('arrayOf', '');
 }
-
-class LegacyError extends Error {}
 
 const KNOWN_TYPE = /^(?:arrayOf)?(?:scalar|object|NULL)$/;
 
@@ -108,7 +107,7 @@ export class LegacyStructure {
     try {
       this.analyzeList(records, dataType);
     } catch (e) {
-      if (e instanceof LegacyError) throw new UserError(PARSE_ERROR_PREFIX + e.message, { cause: e });
+      if (e instanceof LegacyParseError) throw new UserError(PARSE_ERROR_PREFIX + e.message, { cause: e });
       throw e;
     }
   }
@@ -127,7 +126,7 @@ export class LegacyStructure {
     for (const row of list) {
       const t = this.analyzeRow(row, type);
       if (prev !== undefined && t !== prev && t !== 'NULL' && prev !== 'NULL') {
-        throw new LegacyError(`Data array in '${type}' contains incompatible data types '${prev}' and '${t}'!`);
+        throw new LegacyParseError(`Data array in '${type}' contains incompatible data types '${prev}' and '${t}'!`);
       }
       prev = t;
     }
@@ -210,7 +209,7 @@ function update(old: string | undefined, t: string, where: string): string {
     }
     return 'arrayOf' + old;
   }
-  throw new LegacyError(`Unhandled type change from "${old}" to "${t}" in '${where}'`);
+  throw new LegacyParseError(`Unhandled type change from "${old}" to "${t}" in '${where}'`);
 }
 
 /** §5.3 validate(): legacySafe each entry; a (loosely) repeated name becomes md5(entry). */
