@@ -64,33 +64,27 @@ export async function bundle(): Promise<void> {
   for (const entry of [ENTRY, WORKER_ENTRY, CLI_ENTRY]) {
     if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run tsc -p tsconfig.build.json first`);
   }
-  const result = await build({
-    // Each bundle whole (no shared chunks): a thread loads one file.
-    entryPoints: [ENTRY, WORKER_ENTRY].map((entry) => ({ in: entry, out: path.relative(DIST, entry).replace(/\.js$/, '') })),
+  /** What every bundle shares: one ES module for Node 24, written over tsc's file. */
+  const common = {
     outdir: DIST,
     allowOverwrite: true,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node24',
+    logLevel: 'warning',
+  } as const;
+  const result = await build({
+    ...common,
+    // Each bundle whole (no shared chunks): a thread loads one file.
+    entryPoints: [ENTRY, WORKER_ENTRY].map((entry) => ({ in: entry, out: path.relative(DIST, entry).replace(/\.js$/, '') })),
     external: ['ssh2'],
     plugins: [noOwnImportMeta],
     // The CommonJS dependencies (winston's tree) call require(); an ES module has none.
     banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
-    logLevel: 'warning',
   });
   if (result.errors.length > 0) throw new Error('esbuild failed');
-  const cli = await build({
-    entryPoints: [{ in: CLI_ENTRY, out: 'cli' }],
-    outdir: DIST,
-    allowOverwrite: true,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    plugins: [otherBundlesOutside, noOwnImportMeta],
-    logLevel: 'warning',
-  });
+  const cli = await build({ ...common, entryPoints: [{ in: CLI_ENTRY, out: 'cli' }], plugins: [otherBundlesOutside, noOwnImportMeta] });
   if (cli.errors.length > 0) throw new Error('esbuild failed');
 }
 
