@@ -1,18 +1,15 @@
 /** The reference's CSV dialect (spec 04 §1.4): every field quoted, `"` doubled, LF records. */
-import { numberText } from '../php/numbers.ts';
-import { phpFloatString } from '../php/stringConversion.ts';
-import { PhpFloat, type Value } from '../php/value.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isMap, type Value } from '../php/value.ts';
 import { pjson } from '../php/jsonEncode.ts';
 
-/** Text of one cell: PHP string conversion; objects and lists (only where 04 allows) as JSON text. */
+/**
+ * Text of one cell: PHP string conversion (`phpString`); objects and lists (only where 04 allows)
+ * as JSON text. Strings first: they are most cells.
+ */
 export function csvCell(v: Value | undefined): string {
-  if (v === undefined || v === null || v === false) return '';
-  if (v === true) return '1';
   if (typeof v === 'string') return v;
-  if (typeof v === 'number') return numberText(v);
-  if (typeof v === 'bigint') return String(v);
-  if (v instanceof PhpFloat) return phpFloatString(v.value);
-  return pjson(v, 'p17');
+  return isMap(v) || Array.isArray(v) ? pjson(v, 'p17') : phpString(v);
 }
 
 function quote(cell: string): string {
