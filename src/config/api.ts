@@ -9,7 +9,8 @@ import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, member, PhpArray, PhpFloat, phpType, type Value } from '../php/value.ts';
 import { HeaderList, headerValues } from '../http/headers.ts';
 import { retryPolicyFrom, type RetryPolicy } from '../http/retry.ts';
-import { isValidUrl } from '../http/url.ts';
+import { isValidUrl, parseReference } from '../http/url.ts';
+import { InvalidUriError } from '../errors/InvalidUriError.ts';
 import type { Logger } from '../logging/logger.ts';
 import { decodeJson } from '../php/jsonDecode.ts';
 import { validateApiSection } from './validate.ts';
@@ -55,7 +56,30 @@ export function splitPem(pem: string): { cert: string; key: string } {
   return { cert, key };
 }
 
+/**
+ * A base URL that passes the reference's validator but that its URI parser cannot take (a port
+ * above 65535, for example) crashes the reference at the first request ("Unable to parse URI",
+ * exit 2); here it is a user error naming the key, before any request.
+ */
+function parsableBaseUrl(url: string): string {
+  try {
+    parseReference(url);
+    return url;
+  } catch (e) {
+    if (!(e instanceof InvalidUriError)) throw e;
+    const port = /^[^:/?#]+:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/.exec(url)?.[1];
+    const why = port !== undefined && Number(port) > 65535 ? `port ${port} is out of range (1-65535)` : 'it cannot be parsed as a URI';
+    throw new UserError(`The 'baseUrl' attribute in API configuration is not a valid URL: ${why}. Fix "parameters.api.baseUrl" (${url}).`, {
+      configPath: 'parameters.api.baseUrl',
+    });
+  }
+}
+
 function resolveBaseUrl(api: PhpArray, attrs: PhpArray, logger: Logger): string {
+  return parsableBaseUrl(evaluatedBaseUrl(api, attrs, logger));
+}
+
+function evaluatedBaseUrl(api: PhpArray, attrs: PhpArray, logger: Logger): string {
   let base = api.get('baseUrl');
   if (isEmpty(base))
     throw new UserError("The 'baseUrl' attribute must be set in API configuration", { configPath: 'parameters.api.baseUrl' });

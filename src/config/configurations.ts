@@ -4,7 +4,7 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { isEmpty, isMap, member, PhpArray, type Value } from '../php/value.ts';
+import { isEmpty, isMap, member, PhpArray, phpType, type Value } from '../php/value.ts';
 import { validateConfigSection } from './validate.ts';
 
 export interface Configuration {
@@ -26,6 +26,12 @@ function asMap(v: Value | undefined): PhpArray {
 export function buildConfigurations(parameters: Value | undefined): Configuration[] {
   const base = member(parameters, 'config');
   const iterations = member(parameters, 'iterations');
+  if (!isEmpty(iterations) && !Array.isArray(iterations) && !isMap(iterations)) {
+    throw new UserError(
+      `The 'iterations' parameter must be a list of objects (one set of configuration attributes per run), ${phpType(iterations!)} given. Fix or remove "parameters.iterations".`,
+      { configPath: 'parameters.iterations' },
+    );
+  }
   const items: (Value | undefined)[] = isEmpty(iterations)
     ? [undefined]
     : Array.isArray(iterations)

@@ -579,6 +579,28 @@ const CASES: Case[] = [
     message: `The output table name "b.${'t'.repeat(250)}" is too long for a file name. Check "outputBucket", "id", the jobs' "dataType" and "mappings".`,
     path: 'parameters.config',
   },
+  // Wrong shapes of `iterations` (the reference crashes on them): a user error, before any request.
+  ...(['x', 5, true] as const).map((value) => ({
+    name: `iterations is ${JSON.stringify(value)}`,
+    config: P({ jobs: J }, undefined, { iterations: value }),
+    message: `The 'iterations' parameter must be a list of objects (one set of configuration attributes per run), ${typeof value === 'number' ? 'integer' : typeof value} given. Fix or remove "parameters.iterations".`,
+    path: 'parameters.iterations',
+  })),
+  // A base URL the URI parser cannot take (the reference: "Unable to parse URI", exit 2).
+  {
+    name: 'baseUrl with port 99999',
+    config: P({ jobs: J }, { baseUrl: 'http://127.0.0.1:99999/api/' }),
+    message:
+      'The \'baseUrl\' attribute in API configuration is not a valid URL: port 99999 is out of range (1-65535). Fix "parameters.api.baseUrl" (http://127.0.0.1:99999/api/).',
+    path: 'parameters.api.baseUrl',
+  },
+  {
+    name: 'baseUrl function giving port 70000',
+    config: P({ jobs: J, port: '70000' }, { baseUrl: { function: 'concat', args: ['http://127.0.0.1:', { attr: 'port' }, '/'] } }),
+    message:
+      'The \'baseUrl\' attribute in API configuration is not a valid URL: port 70000 is out of range (1-65535). Fix "parameters.api.baseUrl" (http://127.0.0.1:70000/).',
+    path: 'parameters.api.baseUrl',
+  },
   // Application errors (exit 2), still one line with the path and no trace.
   {
     name: 'iteration item not an object',
