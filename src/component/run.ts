@@ -22,6 +22,7 @@ import { JobRunner } from '../jobs/runner.ts';
 import { compatLevelOf } from '../mapping/auto/compatLevel.ts';
 import { concurrencyOf } from '../jobs/concurrency.ts';
 import { OutputStaging } from '../output/staging.ts';
+import { removeStaleStaging } from '../output/staleStaging.ts';
 import { MappingRouter } from '../mapping/router.ts';
 import { headerOnlyTables } from '../mapping/headerOnly.ts';
 import type { HeaderList } from '../http/headers.ts';
@@ -95,6 +96,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   try {
+    for (const { relative, bytes } of removeStaleStaging(dataDir)) {
+      logger.info(`Removed the staging folder ${relative} (${formatBytes(bytes)}) left by an interrupted run.`);
+    }
     const root = readConfigFile(dataDir);
     logger.secrets.collectFrom(root);
     const action = member(root, 'action');
@@ -151,7 +155,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
 
     const finalState = state.finish();
     const counts = staging.rowCounts();
-    staging.commit();
+    if (staging.commit() === 'copy') logger.debug('out/tables is on another file system than out/: the tables were copied into place.');
     staging = undefined;
     RunState.write(dataDir, finalState);
     for (const [file, rows] of counts) logger.info(`Table ${file}: ${rows} rows.`);
@@ -179,6 +183,12 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     process.removeListener('SIGTERM', onSignal);
     process.removeListener('SIGINT', onSignal);
   }
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /**

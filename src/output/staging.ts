@@ -4,7 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
+import { moveFiles, type RenameFile } from './moveFiles.ts';
+import { STAGING_PREFIX } from './staleStaging.ts';
 import { TableFile } from './tableFile.ts';
 import type { TableSink, TableWriter } from './tableSink.ts';
 
@@ -34,10 +37,15 @@ export class OutputStaging {
   private readonly tables = new Map<string, TableFile>();
   private readonly manifests = new Map<string, string>();
 
-  constructor(dataDir: string) {
+  private readonly rename: RenameFile;
+
+  /** `rename` is the file-system seam of the final move (tests raise EXDEV through it). */
+  constructor(dataDir: string, options: { rename?: RenameFile } = {}) {
     this.tablesDir = path.join(dataDir, 'out', 'tables');
+    this.rename = options.rename ?? fs.renameSync;
     fs.mkdirSync(path.join(dataDir, 'out'), { recursive: true });
-    this.dir = fs.mkdtempSync(path.join(dataDir, 'out', '.staging-'));
+    // The process id in the name lets a later run tell a killed run's folder (staleStaging.ts).
+    this.dir = fs.mkdtempSync(path.join(dataDir, 'out', `${STAGING_PREFIX}${process.pid}-`));
     this.spoolDir = path.join(this.dir, 'spool');
     fs.mkdirSync(path.join(this.dir, 'tables'));
     fs.mkdirSync(this.spoolDir);
@@ -90,16 +98,24 @@ export class OutputStaging {
     return new Map([...this.tables].map(([f, t]) => [f, t.rows]));
   }
 
-  /** Moves everything into `out/tables`; manifests are written without a trailing newline. */
-  commit(): void {
+  /**
+   * Moves everything into `out/tables` (by rename, or by a durable copy when `out/tables` is on
+   * another file system: moveFiles.ts); manifests are written without a trailing newline.
+   */
+  commit(): 'rename' | 'copy' {
     for (const table of this.tables.values()) table.file.close();
     for (const [file, json] of this.manifests) fs.writeFileSync(path.join(this.dir, 'tables', `${file}.manifest`), json);
     fs.mkdirSync(this.tablesDir, { recursive: true });
-    for (const file of fs.readdirSync(path.join(this.dir, 'tables'))) {
-      fs.renameSync(path.join(this.dir, 'tables', file), path.join(this.tablesDir, file));
+    let how: 'rename' | 'copy';
+    try {
+      how = moveFiles(path.join(this.dir, 'tables'), this.tablesDir, this.rename);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ApplicationError(`Moving the tables into ${this.tablesDir} failed: ${reason}`);
     }
     this.tables.clear();
     this.discard();
+    return how;
   }
 
   discard(): void {
