@@ -194,6 +194,11 @@ export class Mapper {
       const value = def.key === '' && scalarRecord ? record : lookup(def.key, record, def.delimiter);
       if (def.kind === 'table') {
         const child = this.child(def);
+        // A table mapped into itself (§7.5) over a record without the nested value: no rows.
+        // The reference treats the missing value as `[null]` when the table has a primary key
+        // and maps that null record again, for ever, until PHP runs out of memory; without a
+        // primary key it skips the value, as here. (An empty list gives no row either way.)
+        if (child === this && isEmpty(value)) continue;
         const hasPk = this.hasPrimaryKey();
         if (!hasPk && isEmpty(value)) {
           if (!def.parentKey.disable) out.set(def.destination!, null);
