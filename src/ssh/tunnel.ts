@@ -12,7 +12,6 @@ import type { Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { sshProxyConfig, type SshProxyConfig } from './config.ts';
 import { SshTunnelError } from '../errors/SshTunnelError.ts';
-import { SshFatalOpenError } from '../errors/SshFatalOpenError.ts';
 
 export interface SshTunnel {
   /** Opens a connection to host:port through the tunnel; opens the tunnel itself on first use. */
@@ -26,7 +25,7 @@ export interface SshTunnel {
 }
 
 export interface SshTunnelOptions {
-  /** Opening attempts (default 5). */
+  /** Opening attempts (default 5, like the reference); each retry is logged `… Retrying... [Nx]`. */
   attempts?: number;
   /** Pause after failed attempt `n` (1-based); default 1 s, 2 s, 4 s, 8 s. */
   backoffMs?: (attempt: number) => number;
@@ -58,9 +57,15 @@ function networkError(message: string, cause?: unknown): NodeJS.ErrnoException {
 let ssh2: Promise<typeof import('ssh2')> | undefined;
 const loadSsh2 = (): Promise<typeof import('ssh2')> => (ssh2 ??= import('ssh2'));
 
-/** The text OpenSSH would have printed on stderr for a failed attempt. */
-export function describeOpenError(error: unknown, config: SshProxyConfig): string {
+/**
+ * The text OpenSSH would have printed on stderr for a failed attempt. `keyProblem`: why the
+ * private key could not be loaded (OpenSSH then connects without it and is refused).
+ */
+export function describeOpenError(error: unknown, config: SshProxyConfig, keyProblem?: string): string {
   const err = error as NodeJS.ErrnoException & { level?: string };
+  if (keyProblem !== undefined && err.level === 'client-authentication') {
+    return `Load key "#privateKey": invalid format (${keyProblem}) ${config.user}@${config.host}: Permission denied (publickey).`;
+  }
   const where = `ssh: connect to host ${config.host} port ${config.port}`;
   switch (err.code) {
     case 'ECONNREFUSED':
@@ -164,10 +169,17 @@ class Tunnel implements SshTunnel {
   private async openWithAttempts(): Promise<Client> {
     this.logger.info(`Creating SSH tunnel to '${this.config.host}' ...`);
     if (this.config.privateKey === '') throw new SshTunnelError('Key must not be empty');
+    // `utils` is not among the named exports Node detects in ssh2's CommonJS module.
+    const ssh2Module = (await loadSsh2()) as typeof import('ssh2') & { default?: typeof import('ssh2') };
+    const utils = ssh2Module.utils ?? ssh2Module.default!.utils;
+    // A key ssh2 cannot read does not stop the attempts: OpenSSH (the reference) warns, connects
+    // without it and is refused, and the reference retries that like any other failure.
+    const parsed = utils.parseKey(this.config.privateKey);
+    const keyProblem = parsed instanceof Error ? parsed.message : undefined;
     let last = '';
     for (let attempt = 1; attempt <= this.options.attempts; attempt++) {
       try {
-        const client = await this.connectOnce();
+        const client = await this.connectOnce(keyProblem === undefined);
         if (this.closed) {
           await endClient(client);
           throw networkError('The SSH tunnel is closed.');
@@ -180,15 +192,20 @@ class Tunnel implements SshTunnel {
         this.logger.debug('SSH tunnel created.');
         return client;
       } catch (e) {
-        last = describeOpenError(e, this.config);
-        if (e instanceof SshFatalOpenError || this.closed) break;
-        if (attempt < this.options.attempts) await this.options.sleep(this.options.backoffMs(attempt));
+        last = `Unable to create ssh tunnel. Output:  ErrorOutput: ${describeOpenError(e, this.config, keyProblem)}`;
+        if (this.closed) break;
+        if (attempt < this.options.attempts) {
+          // The reference's retry proxy: INFO `<message>. Retrying... [<retry number>x]`.
+          this.logger.info(`${last}. Retrying... [${attempt}x]`);
+          await this.options.sleep(this.options.backoffMs(attempt));
+        }
       }
     }
-    throw new SshTunnelError(`Unable to create ssh tunnel. Output:  ErrorOutput: ${last}`);
+    throw new SshTunnelError(last);
   }
 
-  private async connectOnce(): Promise<Client> {
+  /** One attempt: TCP connect, handshake, authentication (with the key unless it is unreadable). */
+  private async connectOnce(withKey: boolean): Promise<Client> {
     const { Client } = await loadSsh2();
     return new Promise<Client>((resolve, reject) => {
       const client = new Client();
@@ -216,7 +233,7 @@ class Tunnel implements SshTunnel {
         host: this.config.host,
         port: this.config.port,
         username: this.config.user,
-        privateKey: this.config.privateKey,
+        ...(withKey ? { privateKey: this.config.privateKey } : {}),
         readyTimeout: this.options.readyTimeoutMs,
         keepaliveInterval: this.options.keepaliveIntervalMs,
         keepaliveCountMax: 1,
@@ -226,8 +243,7 @@ class Tunnel implements SshTunnel {
       try {
         client.connect(config);
       } catch (e) {
-        // ssh2 parses the key synchronously: an unreadable key will not get better with retries.
-        settle(new SshFatalOpenError((e as Error).message, { cause: e }));
+        settle(e as Error);
       }
     });
   }

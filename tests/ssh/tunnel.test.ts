@@ -69,6 +69,11 @@ function get(host: string, port: number, path: string): PreparedRequest {
   };
 }
 
+/** The retry lines of the tunnel opening, without timestamps and empty context. */
+function retryLines(lines: string[]): string[] {
+  return messages(lines).filter((l) => l.includes('Retrying...'));
+}
+
 function messages(lines: string[]): string[] {
   return lines.map((l) => l.replace(/^\[[^\]]+\] /, '').replace(/ \[\] \[\]$/, ''));
 }
@@ -229,23 +234,32 @@ describe('SSH tunnel through a real sshd', { skip: unavailable ?? false, timeout
       );
       assert.ok(ms < 15_000, `took ${ms} ms`);
       assert.equal((sshd.log().match(/Connection from 127\.0\.0\.1/g) ?? []).length >= 5, true);
+      assert.deepEqual(
+        retryLines(s.lines),
+        [1, 2, 3, 4].map((n) => `logger.INFO: ${error.message}. Retrying... [${n}x]`),
+      );
     } finally {
       await s.close();
     }
     assert.ok(!s.lines.join('\n').includes('PRIVATE KEY'));
   });
 
-  test('an unreadable key fails at once, without retries', async () => {
+  test('an unreadable key: connected without it and refused, 5 attempts each logged, like the reference', async () => {
     const s = setup(section({ '#privateKey': 'not a key' }));
     const connections = (): number => (sshd.log().match(/Connection from 127\.0\.0\.1/g) ?? []).length;
     const before = connections();
     try {
+      const expected = `Unable to create ssh tunnel. Output:  ErrorOutput: Load key "#privateKey": invalid format (Unsupported key format) ${sshd.user}@127.0.0.1: Permission denied (publickey).`;
       await assert.rejects(s.client.send(get('127.0.0.1', api.port, '/users')), (e: Error) => {
         assert.ok(e instanceof SshTunnelError);
-        assert.match(e.message, /^Unable to create ssh tunnel\. Output: {2}ErrorOutput: .*privateKey/i);
+        assert.equal(e.message, expected);
         return true;
       });
-      assert.equal(connections(), before, 'no connection to the SSH server');
+      assert.equal(connections() - before, 5, 'five connections to the SSH server');
+      assert.deepEqual(
+        retryLines(s.lines),
+        [1, 2, 3, 4].map((n) => `logger.INFO: ${expected}. Retrying... [${n}x]`),
+      );
     } finally {
       await s.close();
     }
@@ -299,6 +313,10 @@ describe('SSH tunnel failures without a server', { timeout: 30_000 }, () => {
         `Unable to create ssh tunnel. Output:  ErrorOutput: ssh: connect to host 127.0.0.1 port ${port}: Connection refused`,
       );
       assert.deepEqual(pauses, [10, 20, 30, 40], 'four pauses between five attempts');
+      assert.deepEqual(
+        retryLines(s.lines),
+        [1, 2, 3, 4].map((n) => `logger.INFO: ${error.message}. Retrying... [${n}x]`),
+      );
       assert.ok(ms < 5000, `took ${ms} ms`);
       // The HTTP client does not retry a tunnel failure; later connections fail the same way at once.
       await assert.rejects(s.tunnel.connect('127.0.0.1', 9), (e: Error) => e === error);
