@@ -96,8 +96,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   try {
-    for (const { relative, bytes } of removeStaleStaging(dataDir)) {
-      logger.info(`Removed the staging folder ${relative} (${formatBytes(bytes)}) left by an interrupted run.`);
+    for (const { relative, bytes, failure } of removeStaleStaging(dataDir)) {
+      if (failure === undefined) logger.info(`Removed the staging folder ${relative} (${formatBytes(bytes)}) left by an interrupted run.`);
+      else logger.warning(`Could not remove the staging folder ${relative} left by an interrupted run: ${failure}`);
     }
     const root = readConfigFile(dataDir);
     logger.secrets.collectFrom(root);

@@ -14,6 +14,8 @@ export interface RemovedStaging {
   /** Path relative to the data folder, for example `out/.staging-41-Ab12Cd`. */
   relative: string;
   bytes: number;
+  /** Why it could not be removed (it is left as it is; the run goes on). */
+  failure?: string;
 }
 
 function processRuns(pid: number): boolean {
@@ -59,8 +61,13 @@ export function removeStaleStaging(dataDir: string): RemovedStaging[] {
       if (!entry.isDirectory() || !entry.name.startsWith(STAGING_PREFIX) || !isStale(entry.name)) continue;
       const full = path.join(dataDir, relativeDir, entry.name);
       const bytes = sizeOf(full);
-      fs.rmSync(full, { recursive: true, force: true });
-      removed.push({ relative: path.join(relativeDir, entry.name), bytes });
+      const relative = path.join(relativeDir, entry.name);
+      try {
+        fs.rmSync(full, { recursive: true, force: true });
+        removed.push({ relative, bytes });
+      } catch (error) {
+        removed.push({ relative, bytes, failure: error instanceof Error ? error.message : String(error) });
+      }
     }
   }
   return removed;
