@@ -199,6 +199,14 @@ export class Mapper {
         // and maps that null record again, for ever, until PHP runs out of memory; without a
         // primary key it skips the value, as here. (An empty list gives no row either way.)
         if (child === this && isEmpty(value)) continue;
+        // A key that selects the record itself ("." or "") maps the same record into the same
+        // table again, for ever (the reference runs out of memory): a user error instead.
+        if (child === this && value === record) {
+          throw badMapping(
+            `Table '${def.key}' maps each record of '${this.spec.name}' into the same table again, which never ends. Use the key of the nested records (for example "children").`,
+            def.configPath,
+          );
+        }
         const hasPk = this.hasPrimaryKey();
         if (!hasPk && isEmpty(value)) {
           if (!def.parentKey.disable) out.set(def.destination!, null);

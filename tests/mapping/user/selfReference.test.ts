@@ -87,3 +87,18 @@ test('a self-reference 250 levels deep (JSON nesting 501 of the 512 allowed) is 
   assert.equal(rows[1], '"250",""');
   assert.equal(rows[250], '"1",""');
 });
+
+test('a self-reference over the record itself (key ".") is a user error naming the mapping', async () => {
+  const cfg = config('tree', false) as { parameters: { config: { mappings: { nodes: Record<string, unknown> } } } };
+  const nodes = cfg.parameters.config.mappings.nodes;
+  delete nodes['kids'];
+  nodes['.'] = { type: 'table', destination: 'nodes', parentKey: { disable: true } };
+  const r = await run(cfg);
+  assert.equal(r.code, 1);
+  const last = r.lines.at(-1) ?? '';
+  assert.match(
+    last,
+    /logger\.ERROR: Bad Json to CSV Mapping configuration: Table '\.' maps each record of 'nodes' into the same table again, which never ends\. Use the key of the nested records \(for example "children"\)\. \{"configPath":"parameters\.config\.mappings\.nodes\.\."\} \[\]$/,
+  );
+  assert.deepEqual(r.tables(), {});
+});
