@@ -114,7 +114,8 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     checkPlatformSections(parameters);
     const sshProxy = member(parameters, 'sshProxy');
     // Opened lazily at the first HTTP attempt and shared by all configurations (01 §6.1).
-    if (sshProxy !== undefined && sshProxy !== null) tunnel = createSshTunnel(sshProxy, logger);
+    if (sshProxy !== undefined && sshProxy !== null)
+      tunnel = createSshTunnel(sshProxy, logger, options.sleep ? { sleep: options.sleep } : {});
     const state = new RunState(inputState, Math.floor(nowMs() / 1000));
     staging = new OutputStaging(dataDir);
     const buckets = new Map<string | null, BucketResult>();

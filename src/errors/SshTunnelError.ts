@@ -8,6 +8,9 @@ import { CurlError } from './CurlError.ts';
  * classifies every other connect failure as a network error, which would lose this message.
  */
 export class SshTunnelError extends CurlError {
+  /** The ERROR line's context names the section to check. */
+  override readonly configPath: string | undefined = 'parameters.sshProxy';
+
   constructor(message: string, cause?: unknown) {
     super(97, message, 0, cause);
     this.name = 'SshTunnelError';
