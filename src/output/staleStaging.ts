@@ -19,7 +19,8 @@ export interface RemovedStaging {
 }
 
 function processRuns(pid: number): boolean {
-  if (pid === process.pid) return false;
+  // 0 and negative numbers address process groups, not a run.
+  if (pid === process.pid || !Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
