@@ -4,11 +4,13 @@
  * against a local API whose second page never answers.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+import { removeStaleStaging } from '../../src/output/staleStaging.ts';
 import { makeDataDir, readTables } from '../helpers/dataDir.ts';
 import { startServer, type TestServer } from '../helpers/httpServer.ts';
 
@@ -110,3 +112,43 @@ test('SIGKILL mid-run leaves out/.staging-*; the next run removes it with a log 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('which staging folders are stale: dead or no process id, in out/ and in out/tables/', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-stale-'));
+  try {
+    const out = path.join(dir, 'out');
+    const tables = path.join(out, 'tables');
+    fs.mkdirSync(tables, { recursive: true });
+    // A process id that is not running: a child that has exited.
+    const dead = spawnSyncPid();
+    const make = (p: string, bytes = 0): void => {
+      fs.mkdirSync(p, { recursive: true });
+      if (bytes > 0) fs.writeFileSync(path.join(p, 'f'), Buffer.alloc(bytes));
+    };
+    make(path.join(out, `.staging-${dead}-aaaaaa`), 2048);
+    make(path.join(out, '.staging-Xy12Zq')); // older name without a process id
+    make(path.join(tables, `.staging-${dead}-bbbbbb`), 10); // a landing folder of a cross-device move
+    make(path.join(out, `.staging-${process.ppid}-live`)); // a running process (this test's parent)
+    fs.writeFileSync(path.join(out, '.staging-notes'), 'a file, not a folder');
+    fs.writeFileSync(path.join(tables, 'kept'), 'a table');
+    const removed = removeStaleStaging(dir).sort((a, b) => a.relative.localeCompare(b.relative));
+    assert.deepEqual(
+      removed,
+      [
+        { relative: `out/.staging-${dead}-aaaaaa`, bytes: 2048 },
+        { relative: 'out/.staging-Xy12Zq', bytes: 0 },
+        { relative: `out/tables/.staging-${dead}-bbbbbb`, bytes: 10 },
+      ].sort((a, b) => a.relative.localeCompare(b.relative)),
+    );
+    assert.deepEqual(fs.readdirSync(out).sort(), [`.staging-${process.ppid}-live`, '.staging-notes', 'tables']);
+    assert.deepEqual(fs.readdirSync(tables), ['kept']);
+    assert.deepEqual(removeStaleStaging(path.join(dir, 'missing')), []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function spawnSyncPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
