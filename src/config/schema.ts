@@ -21,7 +21,14 @@ const retryConfig: SchemaNode = {
   type: 'object',
   description: 'Retries of failed requests (used when a non-empty object). Waits follow the retry header, else 1 s, 2 s, 4 s, …',
   properties: {
-    maxRetries: { type: 'integer', minimum: 0, default: 10, description: 'Retries after the first attempt.', examples: [3] },
+    maxRetries: {
+      type: 'integer',
+      minimum: 0,
+      default: 10,
+      description: 'Retries after the first attempt.',
+      examples: [3],
+      'x-hint': 'The reference reads it as an integer: text such as "three" counts as 0, so no request is retried. Write a number, e.g. 3.',
+    },
     http: {
       type: 'object',
       description: 'Which HTTP responses are retried.',

@@ -30,7 +30,7 @@ const loginOptions: Record<string, SchemaNode> = {
       endpoint: { type: 'string', description: 'Required. Resolved against api.baseUrl like a job endpoint.', examples: ['auth/login'] },
       method: {
         type: 'string',
-        enum: ['GET', 'POST', 'FORM', 'get', 'post', 'form'],
+        pattern: '^([Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Ff][Oo][Rr][Mm])$',
         default: 'GET',
         description: 'GET, POST (JSON body) or FORM.',
       },

@@ -72,7 +72,7 @@ export const job = {
     },
     method: {
       type: 'string',
-      enum: ['GET', 'POST', 'FORM', 'get', 'post', 'form'],
+      pattern: '^([Gg][Ee][Tt]|[Pp][Oo][Ss][Tt]|[Ff][Oo][Rr][Mm])$',
       default: 'GET',
       description: 'GET sends params in the query string, POST as a JSON body, FORM as a form body (case-insensitive).',
       examples: ['POST'],
@@ -83,6 +83,7 @@ export const job = {
       description: `Request parameters: name → value. ${functionValue} Evaluated once per job instance.`,
       additionalProperties: { description: functionValue },
       examples: [{ status: 'active', since: { time: 'previousStart' } }],
+      'x-hint': 'A list is sent as parameters named 0, 1, … (and 0 is dropped from a query string). Write an object: {"name": "value"}.',
     },
     dataType: {
       type: 'string',
