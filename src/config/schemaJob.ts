@@ -21,6 +21,11 @@ const placeholder: SchemaNode = {
     path: { type: 'string', description: 'Path of the value in the parent record.' },
     function: { type: 'string', description: 'User function applied to the value (urlencode allowed here).' },
     args: { type: 'array', description: 'Arguments of the function; {"placeholder": "value"} is the value found at path.' },
+    placeholder: {
+      type: 'string',
+      enum: ['value'],
+      description: 'Instead of a function: {"path": …, "placeholder": "value"} is the value found at path.',
+    },
   },
   additionalProperties: false,
   examples: ['id', { path: 'id', function: 'urlencode', args: [{ placeholder: 'value' }] }],
