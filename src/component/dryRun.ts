@@ -210,7 +210,8 @@ export async function dryRun(plan: boolean, options: DryRunOptions = {}): Promis
   try {
     const root = readConfigFile(dataDir);
     logger.secrets.collectFrom(root);
-    const state = new RunState(readInputState(dataDir, logger), Math.floor(nowMs() / 1000));
+    // A missing state file is normal for a check: its WARNING would only be noise here.
+    const state = new RunState(readInputState(dataDir, createLogger({ write: () => {} })), Math.floor(nowMs() / 1000));
     const parameters = member(root, 'parameters');
     const configurations = buildConfigurations(parameters);
     checkPlatformSections(parameters);

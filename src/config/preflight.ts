@@ -9,6 +9,8 @@
  *   deeper than the job tree;
  * - incremental output without a primary key.
  */
+import { parseRecursionFilter } from '../jobs/recursionFilter.ts';
+import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, member, truthy, type Value } from '../php/value.ts';
 import type { Configuration } from './configurations.ts';
 import { jobTree, type JobNode } from './jobTree.ts';
@@ -65,6 +67,43 @@ function placeholderFindings(nodes: readonly JobNode[], inherited: readonly stri
   }
 }
 
+/** Recursion filters the reference would reject when the child job first runs. */
+function recursionFilterFindings(nodes: readonly JobNode[], out: Finding[]): void {
+  for (const node of nodes) {
+    const filter = node.config.get('recursionFilter');
+    if (!isEmpty(filter)) {
+      try {
+        parseRecursionFilter(phpString(filter!));
+      } catch (e) {
+        out.push({
+          path: `${node.path}.recursionFilter`,
+          message: `${node.path}.recursionFilter: ${(e as Error).message} The run fails when this child job first runs.`,
+        });
+      }
+    }
+    recursionFilterFindings(node.children, out);
+  }
+}
+
+/**
+ * A base URL whose path does not end in "/" loses its last segment for relative endpoints
+ * (RFC 3986: "https://x/v1" + "users" = "https://x/users"), which is rarely what is meant.
+ */
+function baseUrlFindings(parameters: Value | undefined, nodes: readonly JobNode[], out: Finding[]): void {
+  const baseUrl = member(member(parameters, 'api'), 'baseUrl');
+  if (typeof baseUrl !== 'string') return;
+  const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)?/i.exec(baseUrl);
+  const last = match?.[1]?.split('/').pop() ?? '';
+  if (last === '') return;
+  const relative = nodes.find((n) => n.endpoint !== '' && !/^([a-z][a-z0-9+.-]*:|\/|\?)/i.test(n.endpoint));
+  if (relative === undefined) return;
+  const kept = match![0].slice(0, match![0].length - last.length);
+  out.push({
+    path: 'parameters.api.baseUrl',
+    message: `parameters.api.baseUrl: "${baseUrl}" does not end with "/", so a relative endpoint replaces its last segment "${last}": "${relative.endpoint}" is requested as ${kept}${relative.endpoint}. End baseUrl with "/" to keep "${last}".`,
+  });
+}
+
 /** Whether a user mapping gives some table a primary key. */
 function mappingsHavePrimaryKey(mappings: Value | undefined): boolean {
   if (!isMap(mappings)) return false;
@@ -83,9 +122,13 @@ export function preflight(root: Value, configurations: readonly Configuration[])
   const walk = new SchemaWalk(configSchema as unknown as SchemaNode, attributeNames(root));
   walk.walk(configSchema as unknown as SchemaNode, root, '');
   const findings = [...walk.findings];
+  const parameters = member(root, 'parameters');
   for (const configuration of configurations) {
     const { config } = configuration;
-    placeholderFindings(jobTree(config.get('jobs'), configuration.pathOf('jobs').replace(/\.jobs$/, '')), [], 0, findings);
+    const jobs = jobTree(config.get('jobs'), configuration.pathOf('jobs').replace(/\.jobs$/, ''));
+    placeholderFindings(jobs, [], 0, findings);
+    recursionFilterFindings(jobs, findings);
+    baseUrlFindings(parameters, jobs, findings);
     if (config.get('incrementalOutput') === true && !mappingsHavePrimaryKey(config.get('mappings'))) {
       const path = configuration.pathOf('incrementalOutput');
       findings.push({

@@ -13,7 +13,7 @@
 import { authentication } from './schemaAuth.ts';
 import { job } from './schemaJob.ts';
 import { pagination } from './schemaPagination.ts';
-import { functionValue, headerMap, MAP, phpEmpty, runtimeSchema, type SchemaNode } from './schemaParts.ts';
+import { functionValue, headerMap, MAP, misplaced, phpEmpty, runtimeSchema, type SchemaNode } from './schemaParts.ts';
 
 const httpStatusList: SchemaNode = { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } };
 
@@ -190,6 +190,10 @@ const configAttributes: Record<string, SchemaNode> = {
   '#username': { type: 'string', description: 'Basic authentication: user name, encrypted.' },
   password: { type: 'string', description: "Basic authentication: password (or '#password')." },
   '#password': { type: 'string', description: 'Basic authentication: password, encrypted.' },
+  baseUrl: misplaced('parameters.api.baseUrl'),
+  pagination: misplaced('parameters.api.pagination'),
+  authentication: misplaced('parameters.api.authentication'),
+  retryConfig: misplaced('parameters.api.retryConfig'),
 };
 
 const configSection = {
@@ -348,6 +352,9 @@ export const configSchema = {
     action: { type: 'string', default: 'run', description: 'Platform action; "run" extracts.' },
     image_parameters: { type: 'object', description: 'Component-wide settings injected by the platform (allowed_hosts).' },
     storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.' },
+    sshProxy: misplaced('parameters.sshProxy'),
+    api: misplaced('parameters.api'),
+    config: misplaced('parameters.config'),
   },
   additionalProperties: true,
 } as const satisfies SchemaNode;

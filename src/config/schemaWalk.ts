@@ -80,6 +80,13 @@ export class SchemaWalk {
     }
     // The hard checks are the validator's (validate.ts); they have run before this.
     if (node['x-error'] !== undefined || node['x-check'] !== undefined) return;
+    const target = node['x-misplaced'];
+    if (typeof target === 'string') {
+      const key = path.split('.').pop() ?? '';
+      if (!this.attributeNames.has(key))
+        this.findings.push({ path, message: `${path}: not read here, so it is ignored; it belongs in ${target}.` });
+      return;
+    }
     if (!matchesType(node, value)) {
       const types = typeof node.type === 'string' ? [node.type] : (node.type ?? []);
       // A map type admits only the empty list ([] is {} to the reference): not worth naming.

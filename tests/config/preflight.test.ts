@@ -141,6 +141,53 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.deepEqual(warnings(read.lines), []);
   });
 
+  it('keys in the wrong place: api keys under config, pagination in a job, sshProxy at the root', async () => {
+    const r = await run({
+      ...config({}, { pagination: { method: 'pagenum' }, jobs: [{ endpoint: 'customers', dataField: 'data.customers', pagination: {} }] }),
+      sshProxy: {},
+    });
+    const w = warnings(r.lines).join('\n');
+    assert.match(w, /parameters\.config\.pagination: not read here, so it is ignored; it belongs in parameters\.api\.pagination\./);
+    assert.match(
+      w,
+      /parameters\.config\.jobs\[0\]\.pagination: not read here, so it is ignored; it belongs in parameters\.api\.pagination/,
+    );
+    assert.match(w, /sshProxy: not read here, so it is ignored; it belongs in parameters\.sshProxy\./);
+    assert.equal(r.code, 0);
+  });
+
+  it('a baseUrl without a trailing "/" that a relative endpoint cuts short', async () => {
+    const r = await run(config({ baseUrl: `${api.url}/v1` }, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }));
+    assert.match(
+      warnings(r.lines).join('\n'),
+      /parameters\.api\.baseUrl: "http:\/\/127\.0\.0\.1:\d+\/v1" does not end with "\/", so a relative endpoint replaces its last segment "v1": "customers" is requested as http:\/\/127\.0\.0\.1:\d+\/customers\. End baseUrl with "\/" to keep "v1"\./,
+    );
+    assert.equal(r.code, 0);
+    assert.equal(readTables(r.dir)['b.customers'], '"id"\n"1"\n"2"\n');
+  });
+
+  it('a recursionFilter the reference rejects only when the child first runs', async () => {
+    const r = await run(
+      config(
+        {},
+        {
+          jobs: [
+            {
+              endpoint: 'customers',
+              dataField: 'data.customers',
+              children: [{ endpoint: 'customers/{id}', placeholders: { id: 'id' }, recursionFilter: 'id' }],
+            },
+          ],
+        },
+      ),
+    );
+    assert.match(
+      warnings(r.lines).join('\n'),
+      /jobs\[0\]\.children\[0\]\.recursionFilter: Error creating a filter from id: Operator couldn't be determined.* The run fails when this child job first runs\./,
+    );
+    assert.equal(r.code, 1);
+  });
+
   it('a configuration without mistakes gets no warning', async () => {
     const r = await run(
       config(
