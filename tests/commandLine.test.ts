@@ -125,6 +125,9 @@ describe('the command line', () => {
     const strict = await cli(['validate', '--strict'], { KBC_DATADIR: makeDataDir(config({}, { dataFeild: 'x' })) });
     assert.equal(strict.code, 1);
     assert.match(strict.stdout, /ERROR: The configuration has 1 problem\(s\)/);
+    const notJson = await cli(['validate'], { KBC_DATADIR: makeDataDir('{"parameters": {"config": {"jobs": [],}}}') });
+    assert.equal(notJson.code, 1);
+    assert.match(notJson.stdout, /ERROR: Configuration file is not a valid JSON: Syntax error at line 1, column 39: expected another member after the comma/);
     assert.equal(api.requests.length, before, 'validate sent a request');
   });
 

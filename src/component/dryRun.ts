@@ -10,6 +10,7 @@
  *   headers, body; secrets hidden), the login request when authentication logs in first, and
  *   the child jobs that follow.
  */
+import { ApplicationError } from '../errors/ApplicationError.ts';
 import { attributesOf, buildConfigurations, type Configuration } from '../config/configurations.ts';
 import { buildApiDescription, evaluateClientHeaders } from '../config/api.ts';
 import { allowedHostsOf, checkJobUrls } from '../config/allowedHosts.ts';
@@ -241,6 +242,8 @@ export async function dryRun(plan: boolean, options: DryRunOptions = {}): Promis
     const context: Record<string, unknown> = { ...(err.context ?? {}) };
     if (err.configPath !== undefined) context['configPath'] = err.configPath;
     logger.error(err instanceof Error ? err.message : String(err), context);
-    return exitCodeFor(error);
+    // A check's answer is valid (0) or not (1): a config.json that is missing or not JSON, or a
+    // value the reference would crash on (its application errors), is an invalid configuration.
+    return error instanceof ApplicationError ? 1 : exitCodeFor(error);
   }
 }
