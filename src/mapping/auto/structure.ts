@@ -273,7 +273,9 @@ export class Structure {
   registerParents(row: SNode, pc: [string, Value][]): void {
     const keys = pc.map((e) => e[0]);
     for (let k of keys) {
-      if (k === 'nodeType' || k === 'headerNames' || k === '[]') continue;
+      // Properties are stored as `_<name>`, so `nodeType`, `headerNames` or `type` are ordinary
+      // columns (the reference writes them, issue 22); `[]` is the item marker itself.
+      if (k === '[]') continue;
       const existing = row.props.get(k);
       if (existing !== undefined && existing.type === 'parent') continue;
       if (existing !== undefined) {
