@@ -221,16 +221,28 @@ export class CurrentOutput {
       byKeys = new Map();
       this.plans.set(row, byKeys);
     }
-    const cached = byKeys.get(sig);
-    if (cached !== undefined && cached.version === currentStructureVersion()) return cached;
-    if (keys.length > 0) {
-      // Keys not registered yet (only when a table is reached with other parent columns than
-      // those it was created with — unsupported by the reference: rows wider than the header).
-      this.structure.registerParents(
+    if (keys.length > 0 && unregistered(row, keys)) {
+      // The row's header registers its parent keys (04 §4.5) on a copy of them: a key not
+      // registered as a parent column yet (a table reached after its creation under other keys,
+      // or whose file another path created first) is registered again for every row, and one
+      // that clashes with a property gets a new `_uN` alias each time — rows grow wider than the
+      // header, as the reference's do (issue 22). Such a plan is not cached.
+      const entries: [string, Value][] = keys.map((k) => [k, null]);
+      this.structure.registerParents(row, entries);
+      return this.makePlan(
         row,
-        keys.map((k) => [k, null]),
+        clean,
+        entries.map((e) => e[0]),
       );
     }
+    const cached = byKeys.get(sig);
+    if (cached !== undefined && cached.version === currentStructureVersion()) return cached;
+    const plan = this.makePlan(row, clean, keys);
+    byKeys.set(sig, plan);
+    return plan;
+  }
+
+  private makePlan(row: SNode, clean: string, keys: readonly string[]): Plan {
     const header = this.headers(row);
     const slots = new Map<string, number>();
     const names: string[] = [];
@@ -260,9 +272,7 @@ export class CurrentOutput {
     }
     const blank: Value[] = [];
     for (let i = 0; i < names.length; i++) blank.push(null);
-    const plan: Plan = { version: currentStructureVersion(), header, slots, names, blank, cols };
-    byKeys.set(sig, plan);
-    return plan;
+    return { version: currentStructureVersion(), header, slots, names, blank, cols };
   }
 
   /** `emitRow(r, P, parentKeys, outer)`: returns the cell values in header order. */
@@ -308,6 +318,15 @@ export class CurrentOutput {
 }
 
 const NO_KEYS: readonly string[] = [];
+
+/** Some of `keys` is not a parent column of `row` yet (`[]` never becomes one, §4.5). */
+function unregistered(row: SNode, keys: readonly string[]): boolean {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (k !== '[]' && row.props.get(k)?.type !== 'parent') return true;
+  }
+  return false;
+}
 
 /** Records decoded one at a time (src/spool/spool.ts `streams()`): `count` calls of `next()`. */
 export interface RecordStream {
