@@ -57,7 +57,6 @@ const PENDING = new Set<string>([
   'member-named-brackets/seed886-exit2-mapping',
   'request-identical-next-skipped/seed279-cursor-reverse',
   'request-identical-next-skipped/seed279-hand-plain-cursor',
-  'responsefilter-nested-path-on-array/seed2239',
   'userdata-integer-key/seed2615-mapping-link-hash',
   'userdata-integer-key/seed2682-legacy-missing-table',
   'userdata-integer-key/seed46-exit2',
