@@ -55,8 +55,6 @@ const PENDING = new Set<string>([
   'member-named-brackets/seed82-exit1',
   'member-named-brackets/seed88-exit1',
   'member-named-brackets/seed886-exit2-mapping',
-  'request-identical-next-skipped/seed279-cursor-reverse',
-  'request-identical-next-skipped/seed279-hand-plain-cursor',
   'userdata-integer-key/seed2615-mapping-link-hash',
   'userdata-integer-key/seed2682-legacy-missing-table',
   'userdata-integer-key/seed46-exit2',
