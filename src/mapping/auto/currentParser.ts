@@ -370,12 +370,30 @@ function emptyPlan(keys: readonly string[]): Plan {
   };
 }
 
-/** Analysis of one batch with the error prefix of §4.3. */
+/**
+ * What to do about a type error (the reference's message comes first, unchanged; issue 22): the
+ * path is in the message; a member kept as JSON text or a mapping takes any shape.
+ */
+function typeErrorHint(e: StructureError): string {
+  const fix =
+    'keep that member as JSON text with the job\'s "responseFilter", or map this data type with "mappings" ' +
+    '(a column with "forceType": true holds any value as JSON).';
+  if (e.bracketMember) {
+    return (
+      '. A member named "[]" in the data is read as the list-item marker (as the reference does), so its values clash ' +
+      'with the items of the list at that path. "compatLevel": 1 (the legacy parser) reads it as an ordinary member; or ' +
+      fix
+    );
+  }
+  return '. The values at this path have different types in different records: ' + fix;
+}
+
+/** Analysis of one batch with the error prefix of §4.3 (and what to do about it). */
 export function analyzeCurrent(structure: Structure, records: readonly Value[], dataType: string, warn: (msg: string) => void): void {
   try {
     structure.analyzeBatch(records, dataType, warn);
   } catch (e) {
-    if (e instanceof StructureError) throw new UserError(PARSE_ERROR_PREFIX + e.message, { cause: e });
+    if (e instanceof StructureError) throw new UserError(PARSE_ERROR_PREFIX + e.message + typeErrorHint(e), { cause: e });
     throw e;
   }
 }
