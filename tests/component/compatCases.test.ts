@@ -42,17 +42,10 @@ function lines(file: string): string[] {
 
 /** Cases not fixed yet (issue 22 in progress). */
 const PENDING = new Set<string>([
-  'exit2-integer-column-name/seed4',
-  'exit2-integer-column-name/seed69',
-  'exit2-integer-column-name/seed750',
-  'exit2-legacy-no-columns/seed11',
   'exit2-legacy-parseRow-object-then-list/seed201',
   'header-value-latin1/seed63-config-header-function',
   'header-value-latin1/seed63-hand-cjk-ts-exit2',
   'header-value-latin1/seed99-login-header',
-  'userdata-integer-key/seed2615-mapping-link-hash',
-  'userdata-integer-key/seed2682-legacy-missing-table',
-  'userdata-integer-key/seed46-exit2',
 ]);
 
 for (const mode of ['off', 'always'] as const) {

@@ -382,6 +382,9 @@ export class Structure {
     const aliases = struct.get('parent_aliases');
     if (isMap(aliases)) {
       for (const [k, v] of aliases) this.aliases.set(k, phpString(v));
+    } else if (isList(aliases)) {
+      // A map whose keys are 0, 1 … (userData keys renumbered by the reference) is saved as a list.
+      aliases.forEach((v, i) => this.aliases.set(String(i), phpString(v)));
     }
     this.naming = true;
   }
