@@ -319,3 +319,31 @@ test('a member named "[]" that the reference cannot save (it exits 2): an ordina
   // The member is stored as `_[]` (an ordinary member), never as the item key of an object node.
   assert.match(pjson(p.stateEntries().struct, 'shortest'), /"\[\]":\{"_\[\]":\{"nodeType":"scalar","headerNames":""\},"_id"/);
 });
+
+test('userData keys "headerNames", "nodeType", "type" are ordinary parent columns (issue 22)', async () => {
+  const pc = new Map<string, Value>([
+    ['headerNames', true],
+    ['nodeType', 'n'],
+    ['type', 'x'],
+  ]);
+  const { sink } = await run([['[1]', 'u', pc]]);
+  assert.equal(renderBytes(sink, 'u'), '"data","headerNames","nodeType","type"\n"1","1","n","x"\n');
+  // Clashing with a property of the record: renamed `_u0` like any other key.
+  const clash = await run([['[{"headerNames":[1]}]', 'a', new Map<string, Value>([['headerNames', 1.5]])]]);
+  assert.equal(
+    renderBytes(clash.sink, 'a'),
+    `"headerNames","headerNames_u0"\n"${link('a', '{"headerNames":[1],"headerNames_u0":1.5}')}","1.5"\n`,
+  );
+});
+
+test('a list whose table file another path created first registers its parent key per row: each clash a new _uN (issue 22)', async () => {
+  // `e1.[].".".[]` sanitises to `e1` too, so its rows go to the root table's file; that table was
+  // created without parent columns, so every row registers `JSON_parentId` anew against the
+  // record's own `JSON_parentId`: `_u0` for the first row, `_u1` for the second (rows get wider).
+  const { sink } = await run([['[{".":[{},{"JSON_parentId":1,"k":[148]}]}]', 'e1']]);
+  const root = link('e1', '{".":[{},{"JSON_parentId":1,"k":[148]}]}');
+  const second = link('e1..', `{"JSON_parentId":"${root}","k":[148]}`);
+  assert.equal(renderBytes(sink, 'e1'), `""\n"${root}","",""\n"${root}","${second}","",""\n"${root}"\n`);
+  // The child list of the second row links with the alias in force then: `JSON_parentId_u1`.
+  assert.equal(renderBytes(sink, 'e1_k'), `"data","JSON_parentId_u1"\n"148","${second}"\n`);
+});
