@@ -319,11 +319,10 @@ export class CurrentOutput {
 
 const NO_KEYS: readonly string[] = [];
 
-/** Some of `keys` is not a parent column of `row` yet (`[]` never becomes one, §4.5). */
+/** Some of `keys` is not a parent column of `row` yet (§4.5). */
 function unregistered(row: SNode, keys: readonly string[]): boolean {
   for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    if (k !== '[]' && row.props.get(k)?.type !== 'parent') return true;
+    if (row.props.get(keys[i]!)?.type !== 'parent') return true;
   }
   return false;
 }
@@ -355,8 +354,12 @@ function slotOf(plan: Plan, col: Column, row: SNode | undefined, fallback: boole
   const name = col.node ? (col.node.headerNames ?? '') : fallback ? (row?.headerNames ?? '') : '';
   if (name === col.name && col.slot >= 0) return col.slot;
   const slot = plan.slots.get(name);
-  if (slot === undefined) throw assignError(value, name);
-  return slot;
+  if (slot !== undefined) return slot;
+  // Renamed during this row (an empty or "0" name renamed `_u0` when a child table registered its
+  // parent column, 04 §4.4 quirk): the reference fails here (exit 2); the cell stays where the
+  // row's header put it (issue 22).
+  if (col.slot >= 0) return col.slot;
+  throw assignError(value, name);
 }
 
 function emptyPlan(keys: readonly string[]): Plan {

@@ -307,8 +307,7 @@ export class Structure {
     const keys = pc.map((e) => e[0]);
     for (let k of keys) {
       // Properties are stored as `_<name>`, so `nodeType`, `headerNames` or `type` are ordinary
-      // columns (the reference writes them, issue 22); `[]` is the item marker itself.
-      if (k === '[]') continue;
+      // columns (the reference writes them, issue 22); so is `[]` (the reference fails on it).
       const existing = row.props.get(k);
       if (existing !== undefined && existing.type === 'parent') continue;
       if (existing !== undefined) {

@@ -347,3 +347,19 @@ test('a list whose table file another path created first registers its parent ke
   // The child list of the second row links with the alias in force then: `JSON_parentId_u1`.
   assert.equal(renderBytes(sink, 'e1_k'), `"data","JSON_parentId_u1"\n"148","${second}"\n`);
 });
+
+test('a column renamed during its own row (empty name → _u0 when a child table registers): the cell stays in place (issue 22)', async () => {
+  // The reference fails with "Error assigning '' to a non-existing column '_u0'!" (exit 2).
+  const { sink } = await run([
+    ['[{"1":[],"p":[null,""]}]', 'ep'],
+    ['[{"ěščř":[]}]', 'ep'],
+  ]);
+  const first = link('ep', '{"1":[],"p":[null,""]}');
+  assert.equal(renderBytes(sink, 'ep'), `"1","p",""\n"","${first}",""\n"","",""\n`);
+  assert.equal(renderBytes(sink, 'ep_p'), `"data","JSON_parentId"\n"","${first}"\n"","${first}"\n`);
+});
+
+test('a userData key "[]" is an ordinary parent column (the reference fails on it)', async () => {
+  const { sink } = await run([['[{"a":1}]', 'ep', new Map<string, Value>([['[]', 1.5]])]]);
+  assert.equal(renderBytes(sink, 'ep'), '"a",""\n"1","1.5"\n');
+});
