@@ -31,6 +31,7 @@ import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
+import { credentialScope } from '../config/credentialOrigins.ts';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -293,6 +294,7 @@ async function runConfiguration(
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
+    credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts),
   });
   const runner = new JobRunner({
     config,

@@ -129,6 +129,13 @@ const apiSection = {
         'headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s), concurrency (10; requests on the wire at once per host; env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; any value gives the same output).',
     },
     authentication: { description: 'Authentication: type basic, query, login, oauth10, oauth20, oauth20.login.' },
+    credentialOrigins: {
+      type: ['array', 'null'],
+      items: { type: 'string' },
+      'x-error': 'parameters.api.credentialOrigins must be a list of origins such as "https://eu.api.example.com".',
+      description:
+        'Origins ("https://host[:port]") that may receive credentials besides those of baseUrl and the login endpoint. Credentials (auth headers and query parameters, Authorization/Cookie, values of # attributes) are withheld from any other origin a redirect or next-page link leads to, with one WARNING; image_parameters.allowed_hosts entries count too.',
+    },
     pagination: {
       description: 'Pagination: method offset, pagenum, response.url, response.param, cursor, multiple, zendesk.response.url.',
     },

@@ -941,7 +941,7 @@ return errors === 0;
 }
 
 export const api = validate17;
-const schema14 = {"description":"How to talk to the API (spec 01 §3).","properties":{"baseUrl":{"description":"Base URL (string or user function)."},"name":{"description":"API name used in the default bucket name (default \"generic\")."},"caCertificate":{"type":["string","null"],"x-error":"The 'caCertificate' must be string.","description":"PEM CA bundle trusted instead of the system CAs."},"clientCertificate":{"type":["string","null"],"x-error":"The 'clientCertificate' must be string.","description":"Not used: see #clientCertificate."},"#clientCertificate":{"description":"PEM client certificate followed by its private key (mutual TLS)."},"retryConfig":{"description":"Retries: maxRetries (10), http.retryHeader (Retry-After), http.codes, curl.codes."},"http":{"description":"headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s), concurrency (10; requests on the wire at once per host; env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; any value gives the same output)."},"authentication":{"description":"Authentication: type basic, query, login, oauth10, oauth20, oauth20.login."},"pagination":{"description":"Pagination: method offset, pagenum, response.url, response.param, cursor, multiple, zendesk.response.url."}}};
+const schema14 = {"description":"How to talk to the API (spec 01 §3).","properties":{"baseUrl":{"description":"Base URL (string or user function)."},"name":{"description":"API name used in the default bucket name (default \"generic\")."},"caCertificate":{"type":["string","null"],"x-error":"The 'caCertificate' must be string.","description":"PEM CA bundle trusted instead of the system CAs."},"clientCertificate":{"type":["string","null"],"x-error":"The 'clientCertificate' must be string.","description":"Not used: see #clientCertificate."},"#clientCertificate":{"description":"PEM client certificate followed by its private key (mutual TLS)."},"retryConfig":{"description":"Retries: maxRetries (10), http.retryHeader (Retry-After), http.codes, curl.codes."},"http":{"description":"headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s), concurrency (10; requests on the wire at once per host; env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; any value gives the same output)."},"authentication":{"description":"Authentication: type basic, query, login, oauth10, oauth20, oauth20.login."},"credentialOrigins":{"type":["array","null"],"items":{"type":"string"},"x-error":"parameters.api.credentialOrigins must be a list of origins such as \"https://eu.api.example.com\".","description":"Origins (\"https://host[:port]\") that may receive credentials besides those of baseUrl and the login endpoint. Credentials (auth headers and query parameters, Authorization/Cookie, values of # attributes) are withheld from any other origin a redirect or next-page link leads to, with one WARNING; image_parameters.allowed_hosts entries count too."},"pagination":{"description":"Pagination: method offset, pagenum, response.url, response.param, cursor, multiple, zendesk.response.url."}}};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -971,6 +971,38 @@ var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.credentialOrigins !== undefined){
+let data2 = data.credentialOrigins;
+const _errs6 = errors;
+if((!(Array.isArray(data2))) && (data2 !== null)){
+validate17.errors = [{instancePath:instancePath+"/credentialOrigins",schemaPath:"#/properties/credentialOrigins/type",keyword:"type",params:{type: schema14.properties.credentialOrigins.type},message:"must be array,null",schema:schema14.properties.credentialOrigins.type,parentSchema:schema14.properties.credentialOrigins,data:data2}];
+return false;
+}
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs9 = errors;
+if(typeof data3 !== "string"){
+validate17.errors = [{instancePath:instancePath+"/credentialOrigins/" + i0,schemaPath:"#/properties/credentialOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.properties.credentialOrigins.items.type,parentSchema:schema14.properties.credentialOrigins.items,data:data3}];
+return false;
+}
+var valid1 = _errs9 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

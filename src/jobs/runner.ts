@@ -45,6 +45,8 @@ const REQUEST_ERROR_MEMBERS: [string, string][] = [
   ['The "params" property', 'params'],
   ['The "headers" property', 'headers'],
   ['The "endpoint" property', 'endpoint'],
+  ['The value of header', 'headers'],
+  ['The header name', 'headers'],
 ];
 
 function withJobPath<T>(path: string, build: () => T): T {
