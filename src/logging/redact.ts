@@ -166,7 +166,7 @@ function jsonInner(s: string): string {
 
 /**
  * The forms in which a secret can reach a log line: URL-encoded (form, raw and WHATWG styles),
- * base64, JSON-escaped (plain and PHP style with `\/` and `\uXXXX`), with newlines flattened as the
+ * base64, its UTF-8 bytes read as Latin-1, JSON-escaped (plain and PHP style with `\/` and `\uXXXX`), with newlines flattened as the
  * line format does, and each of these JSON-escaped once more (a response body echoed inside the
  * JSON context of a log line).
  */
@@ -179,6 +179,8 @@ function derivedForms(value: string): string[] {
     jsonInner(value),
     pjsonString(value).slice(1, -1),
   ];
+  // A header travels as UTF-8 bytes; a server reading them as Latin-1 echoes `Ã©` for `é`.
+  if (/[^\x00-\x7f]/.test(value)) once.push(Buffer.from(value, 'utf8').toString('latin1'));
   try {
     once.push(encodeURIComponent(value));
   } catch {
