@@ -130,7 +130,7 @@ export class HttpClient {
 
   constructor(options: ClientOptions) {
     this.options = options;
-    this.sleep = options.sleep ?? sleepAtLeast;
+    this.sleep = options.sleep ?? ((ms) => sleepAtLeast(ms));
     this.nowMs = options.nowMs ?? Date.now;
   }
 

@@ -17,12 +17,12 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export const MAX_SERVER_WAIT_MS = 6 * 3600 * 1000;
 
-/** Sleeps at least `ms` milliseconds, whatever their number. */
-export async function sleepAtLeast(ms: number): Promise<void> {
+/** Sleeps at least `ms` milliseconds, whatever their number (`now`: a monotonic clock, injectable for tests). */
+export async function sleepAtLeast(ms: number, now: () => number = () => performance.now()): Promise<void> {
   if (!(ms > 0)) return;
-  const until = performance.now() + ms;
+  const until = now() + ms;
   for (;;) {
-    const left = until - performance.now();
+    const left = until - now();
     if (left <= 0) return;
     await new Promise<void>((resolve) => setTimeout(resolve, Math.min(Math.ceil(left), MAX_TIMER_MS)));
   }
