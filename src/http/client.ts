@@ -5,7 +5,7 @@
 import { CurlError } from '../errors/CurlError.ts';
 import { UserError } from '../errors/UserError.ts';
 import type { Logger } from '../logging/logger.ts';
-import { HIDDEN, type SecretRegistry, SENSITIVE_HEADERS } from '../logging/redact.ts';
+import { HIDDEN, PROTOCOL_HEADERS, type SecretRegistry, SENSITIVE_HEADERS } from '../logging/redact.ts';
 import { resolveUrl } from './url.ts';
 import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest, type RequestUrl } from './prepared.ts';
 import { retryDelayMs, shouldRetry, type RetryPolicy } from './retry.ts';
@@ -310,7 +310,10 @@ export function debugLine(req: PreparedRequest, secrets?: SecretRegistry): strin
   const lines = [`${req.method} ${requestTarget(req.url)} HTTP/1.1`];
   for (const { name, values } of req.headers.entries) {
     const lower = name.toLowerCase();
-    const hidden = SENSITIVE_HEADERS.has(lower) || req.authHeaders.has(lower) || (secrets?.hides(values.join(', ')) ?? false);
+    const hidden =
+      SENSITIVE_HEADERS.has(lower) ||
+      req.authHeaders.has(lower) ||
+      (!PROTOCOL_HEADERS.has(lower) && (secrets?.hides(values.join(', ')) ?? false));
     lines.push(`${name}: ${hidden ? HIDDEN : values.join(', ')}`);
   }
   return lines.join('\r\n').trimEnd();

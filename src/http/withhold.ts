@@ -7,7 +7,7 @@
  * computed headers), and headers or query values holding a registered secret (a `#` attribute,
  * a login-derived token echoed into a next-page link).
  */
-import { type SecretRegistry, SENSITIVE_HEADERS } from '../logging/redact.ts';
+import { PROTOCOL_HEADERS, type SecretRegistry, SENSITIVE_HEADERS } from '../logging/redact.ts';
 import type { PreparedRequest } from './prepared.ts';
 
 function decodeQueryPart(text: string): string {
@@ -23,6 +23,7 @@ export function withholdCredentials(req: PreparedRequest, secrets: SecretRegistr
   const withheld: string[] = [];
   for (const { name, values } of [...req.headers.entries]) {
     const lower = name.toLowerCase();
+    if (PROTOCOL_HEADERS.has(lower)) continue;
     if (SENSITIVE_HEADERS.has(lower) || req.authHeaders.has(lower) || values.some((v) => secrets.hides(v))) {
       req.headers.remove(name);
       withheld.push(`header ${name}`);

@@ -26,6 +26,20 @@ const RECENT_LIMIT = 64;
 /** Headers whose whole value is hidden in request logs, whatever it is. */
 export const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-storageapi-token', 'cookie']);
 
+/**
+ * Headers the HTTP layer computes (or that only describe the message): never taken for a secret
+ * because their value happens to equal a short one (`Content-Length: 1` with a `#pin` of "1").
+ */
+export const PROTOCOL_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'user-agent',
+  'accept',
+  'accept-encoding',
+  'connection',
+]);
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
