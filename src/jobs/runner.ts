@@ -37,6 +37,13 @@ export interface RunnerContext {
   nowMs: () => number;
   /** Called after every output page; defaults to INFO progress lines at most every 5 seconds. */
   progress?: ProgressHook;
+  /** A test read: each job instance (children included) stops after so many pages or records. */
+  limits?: RunLimits;
+}
+
+export interface RunLimits {
+  maxPages?: number;
+  maxRecords?: number;
 }
 
 /** Where a request-building error points in the job's configuration. */
@@ -171,6 +178,8 @@ export class JobRunner {
     let early = prefetch?.sentAs(request) ? prefetch : undefined;
     let previous: Value | undefined;
     let page = 0;
+    let recordCount = 0;
+    const { maxPages, maxRecords } = this.ctx.limits ?? {};
     while (request !== null) {
       const description = request;
       let response: ClientResponse;
@@ -194,10 +203,14 @@ export class JobRunner {
         job.get('responseFilterDelimiter') ?? null,
         this.ctx.compatLevel,
       );
+      if (maxRecords !== undefined && recordCount + records.length > maxRecords) records = records.slice(0, maxRecords - recordCount);
+      recordCount += records.length;
       this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
       this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
       await this.runChildren(run, records, [...run.order, page]);
       previous = value;
+      // A test read stops the instance here; the scroller is not consulted (nothing more is sent).
+      if ((maxPages !== undefined && page + 1 >= maxPages) || (maxRecords !== undefined && recordCount >= maxRecords)) break;
       const next = scroller.nextRequest(instance, value, records);
       if (next !== null && sameValue(next, description)) {
         // Beyond the reference: the same request again would return the same page (which the
