@@ -292,7 +292,18 @@ export class LoginAuthenticator implements Authenticator {
       if (response.status >= 400) throw httpErrorFor(response, this.setup.logger.secrets);
       decoded = bytesToPhpString(response.body);
     } else {
-      decoded = interpretResponse(response, [], this.setup.logger);
+      try {
+        decoded = interpretResponse(response, [], this.setup.logger);
+      } catch (e) {
+        // A successful login answered with something that is not JSON (a bare token, typically):
+        // the body is login-derived, and the error's context would show it.
+        if (response.status < 400 && response.body.length <= 64 * 1024) {
+          const body = response.body.toString('utf8');
+          this.setup.logger.secrets.add(body);
+          this.setup.logger.secrets.add(body.trim());
+        }
+        throw e;
+      }
     }
     const loginResponse = loginResponseObject(decoded);
     registerCredentialLeaves(this.setup.logger, loginResponse);

@@ -220,3 +220,28 @@ test('a one-character login token is hidden where it is a value and corrupts not
     await s.close();
   }
 });
+
+test('a login answered with a bare token instead of JSON: the token is not shown in the error', async () => {
+  const s = await startFaultServer((q, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end('bare-token-0123456789\n');
+  });
+  try {
+    const r = await runWith({
+      parameters: {
+        api: {
+          baseUrl: `${s.url}/`,
+          authentication: { type: 'login', loginRequest: { endpoint: 'login' }, apiRequest: { headers: { 'X-Token': 'data' } } },
+        },
+        config: { debug: true, jobs: [{ endpoint: 'users' }] },
+      },
+    });
+    const error = strip(r.lines.at(-1));
+    assert.equal(r.code, 1);
+    assert.match(error, /^logger\.ERROR: Invalid JSON response from API/);
+    assert.ok(!r.lines.join('\n').includes('bare-token'), error);
+    cleanup(r);
+  } finally {
+    await s.close();
+  }
+});
