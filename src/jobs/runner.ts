@@ -37,6 +37,13 @@ export interface RunnerContext {
   nowMs: () => number;
   /** Called after every output page; defaults to INFO progress lines at most every 5 seconds. */
   progress?: ProgressHook;
+  /** A test read: each job instance (children included) stops after so many pages or records. */
+  limits?: RunLimits;
+}
+
+export interface RunLimits {
+  maxPages?: number;
+  maxRecords?: number;
 }
 
 /** Where a request-building error points in the job's configuration. */
@@ -45,6 +52,8 @@ const REQUEST_ERROR_MEMBERS: [string, string][] = [
   ['The "params" property', 'params'],
   ['The "headers" property', 'headers'],
   ['The "endpoint" property', 'endpoint'],
+  ['The value of header', 'headers'],
+  ['The header name', 'headers'],
 ];
 
 function withJobPath<T>(path: string, build: () => T): T {
@@ -171,6 +180,8 @@ export class JobRunner {
     let page = 0;
     // The current request repeats the one before it (the scroller did not move).
     let repeated = false;
+    let recordCount = 0;
+    const { maxPages, maxRecords } = this.ctx.limits ?? {};
     while (request !== null) {
       const description = request;
       let response: ClientResponse;
@@ -194,10 +205,14 @@ export class JobRunner {
         job.get('responseFilterDelimiter') ?? null,
         this.ctx.compatLevel,
       );
+      if (maxRecords !== undefined && recordCount + records.length > maxRecords) records = records.slice(0, maxRecords - recordCount);
+      recordCount += records.length;
       this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
       this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
       await this.runChildren(run, records, [...run.order, page]);
       previous = value;
+      // A test read stops the instance here; the scroller is not consulted (nothing more is sent).
+      if ((maxPages !== undefined && page + 1 >= maxPages) || (maxRecords !== undefined && recordCount >= maxRecords)) break;
       const next = scroller.nextRequest(instance, value, records);
       const repeats = next !== null && sameValue(next, description);
       if (repeats && repeated) {
