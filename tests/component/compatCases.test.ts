@@ -40,17 +40,10 @@ function lines(file: string): string[] {
     .filter((l) => l !== '');
 }
 
-/** Cases not fixed yet (issue 22 in progress). */
-const PENDING = new Set<string>([
-  'header-value-latin1/seed63-config-header-function',
-  'header-value-latin1/seed63-hand-cjk-ts-exit2',
-  'header-value-latin1/seed99-login-header',
-]);
-
 for (const mode of ['off', 'always'] as const) {
   describe(`compat cases (output worker ${mode})`, () => {
     for (const name of caseNames()) {
-      it(name, { todo: PENDING.has(name) }, async () => {
+      it(name, async () => {
         const caseDir = path.join(CASES, name);
         const oursDir = path.join(caseDir, 'ours');
         const expectedDir = fs.existsSync(oursDir) ? oursDir : path.join(caseDir, 'expected');
