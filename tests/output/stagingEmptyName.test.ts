@@ -11,7 +11,7 @@ import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 
 let api: TestServer;
 before(async () => {
-  api = await startServer((req, res) => json(res, 200, [{ id: 1 }]));
+  api = await startServer((_req, res) => json(res, 200, [{ id: 1 }]));
 });
 after(() => api.close());
 
