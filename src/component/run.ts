@@ -31,6 +31,7 @@ import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
+import { credentialScope } from '../config/credentialOrigins.ts';
 import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
 import type { RunLimits } from '../jobs/runner.ts';
 
@@ -184,6 +185,12 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
       await result.router.finish();
       const keys = result.router.primaryKeys();
       for (const table of result.sink.opened.keys()) {
+        // A dropped table (empty name): without a bucket the reference still writes its manifest,
+        // `out/tables/.manifest`; with one, the file stays behind in its bucket folder.
+        if (table === '') {
+          if (result.bucket === null) staging.setManifest('', manifestJson(null, table, incremental));
+          continue;
+        }
         staging.setManifest(OutputStaging.fileName(result.bucket, table), manifestJson(result.bucket, table, incremental, keys.get(table)));
       }
     }
@@ -311,7 +318,12 @@ async function runConfiguration(
       ...(run.outputOffload ? { outputOffload: run.outputOffload } : {}),
     });
     run.parsers.push(parser);
-    const sink = run.staging.sink(bucket);
+    const sink = run.staging.sink(bucket, (header) =>
+      logger.warning(
+        `A table whose name sanitises to an empty string is not written (columns ${header.map((h) => `"${h}"`).join(',') || 'none'}), as the reference does. ` +
+          'Name it with a "dataType" of ASCII letters or digits, or map it with "mappings", to keep its rows.',
+      ),
+    );
     const router = new MappingRouter({ mappings: config.get('mappings'), auto: parser, sink, spoolDir: run.staging.spoolDir });
     run.routers.push(router);
     entry = { bucket, parser, router, sink, incremental: undefined };
@@ -339,6 +351,7 @@ async function runConfiguration(
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
+    credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts),
   });
   const runner = new JobRunner({
     config,
