@@ -127,7 +127,10 @@ describe('the command line', () => {
     assert.match(strict.stdout, /ERROR: The configuration has 1 problem\(s\)/);
     const notJson = await cli(['validate'], { KBC_DATADIR: makeDataDir('{"parameters": {"config": {"jobs": [],}}}') });
     assert.equal(notJson.code, 1);
-    assert.match(notJson.stdout, /ERROR: Configuration file is not a valid JSON: Syntax error at line 1, column 39: expected another member after the comma/);
+    assert.match(
+      notJson.stdout,
+      /ERROR: Configuration file is not a valid JSON: Syntax error at line 1, column 39: expected another member after the comma/,
+    );
     assert.equal(api.requests.length, before, 'validate sent a request');
   });
 
