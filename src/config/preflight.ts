@@ -86,22 +86,86 @@ function recursionFilterFindings(nodes: readonly JobNode[], out: Finding[]): voi
 }
 
 /**
- * A base URL whose path does not end in "/" loses its last segment for relative endpoints
- * (RFC 3986: "https://x/v1" + "users" = "https://x/users"), which is rarely what is meant.
+ * Base URL pitfalls of RFC 3986 resolution (the reference's): a path without a trailing "/" loses
+ * its last segment for relative endpoints ("https://x/v1" + "users" = "https://x/users"); an
+ * endpoint starting with "/" drops the base path; the base URL's query is never sent.
  */
 function baseUrlFindings(parameters: Value | undefined, nodes: readonly JobNode[], out: Finding[]): void {
   const baseUrl = member(member(parameters, 'api'), 'baseUrl');
   if (typeof baseUrl !== 'string') return;
   const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)?/i.exec(baseUrl);
-  const last = match?.[1]?.split('/').pop() ?? '';
-  if (last === '') return;
+  if (match === null) return;
+  const basePath = match[1] ?? '';
+  const last = basePath.split('/').pop() ?? '';
   const relative = nodes.find((n) => n.endpoint !== '' && !/^([a-z][a-z0-9+.-]*:|\/|\?)/i.test(n.endpoint));
-  if (relative === undefined) return;
-  const kept = match![0].slice(0, match![0].length - last.length);
-  out.push({
-    path: 'parameters.api.baseUrl',
-    message: `parameters.api.baseUrl: "${baseUrl}" does not end with "/", so a relative endpoint replaces its last segment "${last}": "${relative.endpoint}" is requested as ${kept}${relative.endpoint}. End baseUrl with "/" to keep "${last}".`,
-  });
+  if (last !== '' && relative !== undefined) {
+    const kept = match[0].slice(0, match[0].length - last.length);
+    out.push({
+      path: 'parameters.api.baseUrl',
+      message: `parameters.api.baseUrl: "${baseUrl}" does not end with "/", so a relative endpoint replaces its last segment "${last}": "${relative.endpoint}" is requested as ${kept}${relative.endpoint}. End baseUrl with "/" to keep "${last}".`,
+    });
+  }
+  const rooted = nodes.find((n) => n.endpoint.startsWith('/') && !n.endpoint.startsWith('//'));
+  if (rooted !== undefined && basePath.replace(/\/+$/, '') !== '') {
+    out.push({
+      path: `${rooted.path}.endpoint`,
+      message: `${rooted.path}.endpoint: "${rooted.endpoint}" starts with "/", so it replaces the path "${basePath}" of baseUrl (requested as ${match[0].slice(0, match[0].length - basePath.length)}${rooted.endpoint}). Remove the leading "/" to request it under baseUrl.`,
+    });
+  }
+  if (/\?[^#]/.test(baseUrl.slice(match[0].length))) {
+    out.push({
+      path: 'parameters.api.baseUrl',
+      message: `parameters.api.baseUrl: its query ("${baseUrl.slice(match[0].length).replace(/#.*$/, '')}") is never sent: resolving an endpoint against baseUrl drops it. Put such parameters in parameters.api.http.defaultOptions.params (or an authentication of type query).`,
+    });
+  }
+}
+
+/** `{name}` or `{{name}}` inside a parameter or header value: only endpoints are templates. */
+const TEMPLATE = /\{\{?\s*#?[A-Za-z_][\w.#:-]*\s*\}\}?/;
+
+function templateFindings(value: Value | undefined, path: string, out: Finding[]): void {
+  if (typeof value === 'string') {
+    const token = TEMPLATE.exec(value)?.[0];
+    if (token !== undefined) {
+      out.push({
+        path,
+        message: `${path}: "${token}" is sent as it is: only job endpoints fill {placeholders}. Use a user function, e.g. {"function": "concat", "args": ["Bearer ", {"attr": "#token"}]}, or {"attr": "name"} for a config attribute.`,
+      });
+    }
+  } else if (isMap(value) && !value.has('function') && !value.has('attr')) {
+    for (const [k, v] of value) templateFindings(v, `${path}.${k}`, out);
+  }
+}
+
+function valueTemplateFindings(
+  parameters: Value | undefined,
+  configuration: Configuration,
+  nodes: readonly JobNode[],
+  out: Finding[],
+): void {
+  const api = member(parameters, 'api');
+  templateFindings(member(member(api, 'http'), 'headers'), 'parameters.api.http.headers', out);
+  templateFindings(member(configuration.config.get('http'), 'headers'), `${configuration.pathOf('http')}.headers`, out);
+  const visit = (list: readonly JobNode[]): void => {
+    for (const node of list) {
+      templateFindings(node.config.get('params'), `${node.path}.params`, out);
+      templateFindings(node.config.get('headers'), `${node.path}.headers`, out);
+      visit(node.children);
+    }
+  };
+  visit(nodes);
+}
+
+/** An output bucket written with the stage prefix gets it twice ("in.c-in.c-…"). */
+function bucketFindings(configuration: Configuration, out: Finding[]): void {
+  const bucket = configuration.config.get('outputBucket');
+  if (typeof bucket === 'string' && /^(in|out)\.c-/.test(bucket)) {
+    const path = configuration.pathOf('outputBucket');
+    out.push({
+      path,
+      message: `${path}: "${bucket}" already has the stage prefix; tables go to in.c-${bucket}.<table>. Write the bucket name without it: "${bucket.replace(/^(in|out)\.c-/, '')}".`,
+    });
+  }
 }
 
 /** Whether a user mapping gives some table a primary key. */
@@ -129,6 +193,8 @@ export function preflight(root: Value, configurations: readonly Configuration[])
     placeholderFindings(jobs, [], 0, findings);
     recursionFilterFindings(jobs, findings);
     baseUrlFindings(parameters, jobs, findings);
+    valueTemplateFindings(parameters, configuration, jobs, findings);
+    bucketFindings(configuration, findings);
     if (config.get('incrementalOutput') === true && !mappingsHavePrimaryKey(config.get('mappings'))) {
       const path = configuration.pathOf('incrementalOutput');
       findings.push({

@@ -44,7 +44,16 @@ const retryConfig: SchemaNode = {
           default: [500, 502, 503, 504, 408, 420, 429],
           description: 'Status codes retried (JSON integers).',
           examples: [[429, 503]],
+          items: {
+            type: 'integer',
+            minimum: 100,
+            maximum: 599,
+            'x-hint': 'Codes are compared exactly: "503" as a string never matches a status. Write numbers: [429, 503].',
+          },
         },
+        maxRetries: misplaced(
+          "parameters.api.retryConfig.maxRetries (at the root of retryConfig; the reference's documentation nests it wrongly)",
+        ),
       },
       additionalProperties: false,
     },
@@ -91,7 +100,8 @@ const apiHttp: SchemaNode = {
       examples: [{ params: { account: 123 } }],
     },
     ignoreErrors: {
-      ...httpStatusList,
+      type: 'array',
+      items: { type: ['integer', 'string'] },
       description: 'Error statuses treated as data (a WARNING each; a non-JSON body becomes {"errorData": …}).',
       default: [],
       examples: [[404]],
@@ -159,6 +169,10 @@ const apiSection = {
       examples: [['https://eu.api.example.com', 'https://files.example.com:8443']],
     },
     query: { ...MAP, description: "Legacy: use authentication type 'query'.", additionalProperties: { description: functionValue } },
+    headers: misplaced('parameters.api.http.headers'),
+    ignoreErrors: misplaced('parameters.api.http.ignoreErrors'),
+    defaultOptions: misplaced('parameters.api.http.defaultOptions'),
+    maxRetries: misplaced('parameters.api.retryConfig.maxRetries'),
   },
   additionalProperties: false,
 } as const satisfies SchemaNode;
@@ -201,6 +215,7 @@ const configAttributes: Record<string, SchemaNode> = {
   pagination: misplaced('parameters.api.pagination'),
   authentication: misplaced('parameters.api.authentication'),
   retryConfig: misplaced('parameters.api.retryConfig'),
+  headers: misplaced('parameters.config.http.headers'),
 };
 
 const configSection = {
@@ -344,6 +359,15 @@ export const configSchema = {
           },
           additionalProperties: false,
         },
+        jobs: misplaced('parameters.config.jobs'),
+        outputBucket: misplaced('parameters.config.outputBucket'),
+        incrementalOutput: misplaced('parameters.config.incrementalOutput'),
+        debug: misplaced('parameters.config.debug'),
+        mappings: misplaced('parameters.config.mappings'),
+        baseUrl: misplaced('parameters.api.baseUrl'),
+        pagination: misplaced('parameters.api.pagination'),
+        authentication: misplaced('parameters.api.authentication'),
+        http: misplaced('parameters.api.http (or parameters.config.http for headers)'),
         cache: {
           type: ['boolean', 'object'],
           description: 'Response cache for GET requests (accepted; see README).',

@@ -166,6 +166,67 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.equal(readTables(r.dir)['b.customers'], '"id"\n"1"\n"2"\n');
   });
 
+  it('an endpoint with a leading "/" drops the base path; the query of baseUrl is never sent', async () => {
+    const r = await run(config({ baseUrl: `${api.url}/v1/?key=abc` }, { jobs: [{ endpoint: '/customers', dataField: 'data.customers' }] }));
+    const w = warnings(r.lines).join('\n');
+    assert.match(
+      w,
+      /parameters\.config\.jobs\[0\]\.endpoint: "\/customers" starts with "\/", so it replaces the path "\/v1\/" of baseUrl \(requested as http:\/\/127\.0\.0\.1:\d+\/customers\)/,
+    );
+    assert.match(w, /parameters\.api\.baseUrl: its query \("\?key=abc"\) is never sent/);
+    assert.equal(r.code, 0);
+    assert.equal(api.requests.at(-1)!.target, '/customers');
+  });
+
+  it('{templates} in header and parameter values, a bucket with its stage prefix', async () => {
+    const r = await run(
+      config(
+        { http: { headers: { Authorization: 'Bearer {{#token}}' } } },
+        {
+          outputBucket: 'in.c-crm',
+          '#token': 'secret-token-1',
+          jobs: [
+            {
+              endpoint: 'customers',
+              dataField: 'data.customers',
+              children: [{ endpoint: 'customers/{id}', placeholders: { id: 'id' }, params: { customer: '{id}' } }],
+            },
+          ],
+        },
+      ),
+    );
+    const w = warnings(r.lines).join('\n');
+    assert.match(
+      w,
+      /parameters\.api\.http\.headers\.Authorization: "\{\{#token\}\}" is sent as it is: only job endpoints fill \{placeholders\}/,
+    );
+    assert.match(w, /parameters\.config\.jobs\[0\]\.children\[0\]\.params\.customer: "\{id\}" is sent as it is/);
+    assert.match(
+      w,
+      /parameters\.config\.outputBucket: "in\.c-crm" already has the stage prefix; tables go to in\.c-in\.c-crm\.<table>\. Write the bucket name without it: "crm"\./,
+    );
+  });
+
+  it('keys one level off: jobs under parameters, basic credentials under authentication, maxRetries under retryConfig.http', async () => {
+    const doc = config(
+      { authentication: { type: 'basic', username: 'u' }, retryConfig: { http: { maxRetries: 2, codes: ['503'] } } },
+      { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] },
+    );
+    (doc['parameters'] as Record<string, unknown>)['jobs'] = [];
+    const r = await run(doc);
+    const w = warnings(r.lines).join('\n');
+    assert.match(w, /parameters\.jobs: not read here, so it is ignored; it belongs in parameters\.config\.jobs\./);
+    assert.match(
+      w,
+      /parameters\.api\.authentication\.username: not read here, so it is ignored; it belongs in parameters\.config\.username\./,
+    );
+    assert.match(
+      w,
+      /parameters\.api\.retryConfig\.http\.maxRetries: not read here, so it is ignored; it belongs in parameters\.api\.retryConfig\.maxRetries/,
+    );
+    assert.match(w, /parameters\.api\.retryConfig\.http\.codes\[0\]: should be an integer, not a string \("503"\).*never matches/);
+  });
+
   it('a recursionFilter the reference rejects only when the child first runs', async () => {
     const r = await run(
       config(
