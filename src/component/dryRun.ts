@@ -21,6 +21,7 @@ import { HttpClient, type Authenticator } from '../http/client.ts';
 import { Transport, type WireRequest } from '../http/transport.ts';
 import { buildRequest } from '../http/request.ts';
 import { evaluateParams } from '../jobs/evaluation.ts';
+import { withJobPath } from '../jobs/runner.ts';
 import { createScroller } from '../pagination/index.ts';
 import { isEmpty, member, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
@@ -170,8 +171,10 @@ async function checkConfiguration(
       const scroller = createScroller(api.pagination, recorder.logger, nowMs);
       const params = evaluateParams(node.config.get('params'), functions, nowMs, `${node.path}.params`);
       const first = scroller.firstRequest({ config: node.config, endpoint: node.endpoint, params, path: node.path });
-      if (!plan || first === null) continue;
-      const prepared = buildRequest(first, settings);
+      if (first === null) continue;
+      // Building the request checks method, endpoint, params and headers (the reference: at the job's start).
+      const prepared = withJobPath(node.path, () => buildRequest(first, settings));
+      if (!plan) continue;
       const stopped = await whatWouldBeSent(() => clientFor(watched).send(prepared, true));
       const line = recorder.last();
       const indent = (shown: string[]): string[] => shown.map((l) => `    ${l}`);

@@ -106,11 +106,11 @@ export class SchemaWalk {
       return;
     }
     if (typeof node['pattern'] === 'string' && typeof value === 'string' && !new RegExp(node['pattern'] as string).test(value)) {
-      this.add(
+      const example = node.examples ? ` (for example ${JSON.stringify(node.examples[0])})` : '';
+      this.findings.push({
         path,
-        `${shown(path, value)} is not allowed here${node.examples ? `; for example ${JSON.stringify(node.examples[0])}` : ''}`,
-        node,
-      );
+        message: `${path}: ${shown(path, value)} is not a value the extractor accepts here${example}. ${node.description ?? ''}`.trimEnd(),
+      });
       return;
     }
     if (typeof node['minimum'] === 'number' && typeof value === 'number' && value < (node['minimum'] as number)) {
