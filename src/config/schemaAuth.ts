@@ -62,6 +62,7 @@ const loginOptions: Record<string, SchemaNode> = {
       query: queryMap,
     },
     additionalProperties: false,
+    examples: [{ headers: { Authorization: { function: 'concat', args: ['Bearer ', { response: 'access_token' }] } } }],
   },
   expires: {
     type: ['integer', 'string', 'object'],
