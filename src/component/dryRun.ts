@@ -23,6 +23,7 @@ import { buildRequest } from '../http/request.ts';
 import { evaluateParams } from '../jobs/evaluation.ts';
 import { withJobPath } from '../jobs/runner.ts';
 import { createScroller } from '../pagination/index.ts';
+import { getPaginationMethod } from '../pagination/registry.ts';
 import { isEmpty, member, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { createSshTunnel } from '../ssh/index.ts';
@@ -163,6 +164,10 @@ async function checkConfiguration(
   const functions = { attr: flattenContext(attributesOf(config)), time: flattenContext(state.timeValues()) };
   const settings = { baseUrl: api.baseUrl, clientHeaders, defaultOptions: api.defaultOptions };
   const lines: string[] = [];
+  const method = member(api.pagination, 'method');
+  if (typeof method === 'string' && method !== '') {
+    lines.push(`  next pages: ${method} — ${getPaginationMethod(method, method, 'parameters.api.pagination').description}`);
+  }
   const origin = configuration.pathOf('jobs').replace(/\.jobs$/, '');
   try {
     let loginShown = false;
@@ -219,7 +224,7 @@ export async function dryRun(plan: boolean, options: DryRunOptions = {}): Promis
     const parameters = member(root, 'parameters');
     const configurations = buildConfigurations(parameters);
     checkPlatformSections(parameters);
-    const findings = preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env));
+    const findings = preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env), Number.POSITIVE_INFINITY);
     const sshProxy = member(parameters, 'sshProxy');
     if (sshProxy !== undefined && sshProxy !== null) await createSshTunnel(sshProxy, logger).close();
     const results: Prepared[] = [];

@@ -45,9 +45,21 @@ export function strictFromEnv(env: NodeJS.ProcessEnv): boolean {
  * is called; then the pre-flight findings (WARNING each; with strict, one ERROR and exit 1) and
  * the reference's late crash on a non-boolean incrementalOutput, made early.
  */
-export function preflightChecks(root: Value, configurations: Configuration[], logger: Logger, strict: boolean): number {
+/** A run shows this many pre-flight findings (a generated configuration may repeat one mistake in hundreds of jobs). */
+const RUN_FINDINGS_SHOWN = 25;
+
+export function preflightChecks(
+  root: Value,
+  configurations: Configuration[],
+  logger: Logger,
+  strict: boolean,
+  shown = RUN_FINDINGS_SHOWN,
+): number {
   const findings = preflight(root, configurations);
-  for (const finding of findings) logger.warning(finding.message, { configPath: finding.path });
+  for (const finding of findings.slice(0, shown)) logger.warning(finding.message, { configPath: finding.path });
+  if (findings.length > shown) {
+    logger.warning(`… and ${findings.length - shown} more configuration warning(s); \`ex-generic validate\` lists them all.`);
+  }
   if (strict && findings.length > 0) {
     throw new UserError(
       `The configuration has ${findings.length} problem(s), listed above; strict mode (--strict or EX_GENERIC_STRICT=1) stops before any request. Fix them, or run without strict mode.`,

@@ -249,6 +249,15 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.equal(r.code, 1);
   });
 
+  it('a run shows at most 25 findings and says how many more there are', async () => {
+    const jobs = Array.from({ length: 30 }, (_, i) => ({ endpoint: `customers?i=${i}`, dataField: 'data.customers', dataFeild: 'x' }));
+    const r = await run(config({}, { jobs }));
+    const w = warnings(r.lines);
+    assert.equal(w.length, 26);
+    assert.match(w[25]!, /… and 5 more configuration warning\(s\); `ex-generic validate` lists them all\./);
+    assert.equal(r.code, 0);
+  });
+
   it('a configuration without mistakes gets no warning', async () => {
     const r = await run(
       config(
