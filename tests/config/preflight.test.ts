@@ -280,6 +280,36 @@ describe('errors made early', () => {
     assert.ok(outIsEmpty(r.dir));
   });
 
+  it("a later iteration's or job's start-up error (auth, pagination, request) comes before the first request, with the reference's message", async () => {
+    const before = api.requests.length;
+    const iterations = await run({
+      parameters: {
+        api: { baseUrl: `${api.url}/`, authentication: { type: 'basic' } },
+        config: { outputBucket: 'b', username: 'u', password: 'p', jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] },
+        iterations: [{}, { password: '' }],
+      },
+    });
+    assert.equal(iterations.code, 1);
+    assert.match(iterations.lines.at(-1)!, /ERROR: Missing the required '#password' attribute in config\./);
+    const jobs = await run(
+      config(
+        {},
+        {
+          jobs: [
+            { endpoint: 'customers', dataField: 'data.customers' },
+            { endpoint: 'customers', method: 'PUT' },
+          ],
+        },
+      ),
+    );
+    assert.equal(jobs.code, 1);
+    assert.match(
+      jobs.lines.at(-1)!,
+      /ERROR: The "method" property must be on of "GET", "POST", "FORM"\. \{"configPath":"parameters\.config\.jobs\[1\]\.method"\}/,
+    );
+    assert.equal(api.requests.length, before);
+  });
+
   it('a trailing comma in config.json: line and column', async () => {
     const dir = makeDataDir('{"parameters": {\n  "config": {"jobs": [{"endpoint": "a"},]}\n}}');
     const r = await runIn(dir);
