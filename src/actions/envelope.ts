@@ -60,11 +60,11 @@ function messageOf(error: unknown): string {
  * The envelope for an error. The middle element names the action, in the frame format the UI
  * already shows, so a reader sees where it failed; no JavaScript stack is ever included.
  */
-export function exceptionEnvelope(error: unknown, action: string): JsonObject {
+export function exceptionEnvelope(error: unknown, action: string, mask: (text: string) => string = (t) => t): JsonObject {
   const traceback = [
     'Traceback (most recent call last):\n',
     `  File "ex-generic sync action", line 1, in ${action || 'test_request'}\n`,
-    `${classOf(error)}: ${messageOf(error)}\n`,
+    `${classOf(error)}: ${mask(messageOf(error))}\n`,
   ];
   return dict([
     ['status', 'exception'],

@@ -14,8 +14,10 @@ import { createContext, type ActionContext } from './context.ts';
 import { exceptionEnvelope } from './envelope.ts';
 import { pythonJson, pythonStr } from './pythonValues.ts';
 import { getSyncAction, syncActionNames } from './registry.ts';
+import { maskSecrets, secretsOf } from './secrets.ts';
 import './performFunction.ts';
 import './loadFromCurl.ts';
+import './testRequest.ts';
 
 export { syncActionNames } from './registry.ts';
 
@@ -74,7 +76,9 @@ export async function runSyncAction(run: SyncActionRun): Promise<number> {
       );
       return await spec.run(context);
     } catch (error) {
-      return exceptionEnvelope(error, spec.name);
+      // Masked, unlike the reference (§1.4): an error text may quote a URL with a token.
+      const secrets = context ? secretsOf(context) : [];
+      return exceptionEnvelope(error, spec.name, (text) => maskSecrets(text, secrets));
     }
   })();
   try {
