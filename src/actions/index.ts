@@ -18,6 +18,7 @@ import { maskSecrets, secretsOf } from './secrets.ts';
 import './performFunction.ts';
 import './loadFromCurl.ts';
 import './testRequest.ts';
+import './inferMapping.ts';
 
 export { syncActionNames } from './registry.ts';
 
