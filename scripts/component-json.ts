@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { configSchema } from '../src/config/schema.ts';
+import { syncActionNames } from '../src/actions/index.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const COMPONENT_JSON = path.join(ROOT, 'component.json');
@@ -51,7 +52,8 @@ export function componentDescriptor(version: string): Record<string, unknown> {
       type: 'standard',
       description: 'One log line per record on stdout; nothing on stderr during normal runs; secrets replaced by [hidden].',
     },
-    actions: ['run'],
+    // The UI builder's sync actions (src/actions/, spec 05) besides the extraction.
+    actions: ['run', ...syncActionNames()],
     configurationSchema: configSchema,
   };
 }

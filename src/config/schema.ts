@@ -154,7 +154,10 @@ export const configSchema = {
       },
     },
     authorization: { description: 'OAuth credentials injected by the platform (authorization.oauth_api.credentials).' },
-    action: { description: 'Platform action; only "run" extracts.' },
+    action: {
+      description:
+        'Platform action: "run" (or none) extracts; test_request, infer_mapping, load_from_curl and perform_function are the UI builder\'s sync actions (any other value: exit 2).',
+    },
     image_parameters: { description: 'Component-wide settings injected by the platform (allowed_hosts).' },
   },
 } as const;
