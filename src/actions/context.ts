@@ -25,13 +25,20 @@ export interface ActionContext {
   env: FunctionEnv;
   /** Aborted when the time limit is reached: no new request or pause starts after that. */
   signal: AbortSignal;
+  /** Epoch ms after which no retry pause may end (a little before the time limit). */
+  deadlineMs: number;
   /** Lines of `debug_log` (§5.2). */
   debugLog: string[];
   /** Run when the action ends, whatever the outcome (open connections). */
   cleanup: (() => void)[];
 }
 
-export function createContext(action: string, root: Value, env: FunctionEnv, signal: AbortSignal, debugLog: string[]): ActionContext {
+export interface ContextLimits {
+  signal: AbortSignal;
+  deadlineMs: number;
+}
+
+export function createContext(action: string, root: Value, env: FunctionEnv, limits: ContextLimits, debugLog: string[]): ActionContext {
   const rootMap = root instanceof Map ? root : new PhpArray();
   const parameters = objectAt(rootMap, 'parameters');
   const rawConfig = parameters.get('config');
@@ -46,5 +53,5 @@ export function createContext(action: string, root: Value, env: FunctionEnv, sig
   }
   const user = userParameters(config, env);
   const auth = buildHelperAuth(api, config, env);
-  return { action, root: rootMap, parameters, config, api, baseUrl: base ?? '', user, auth, env, signal, debugLog, cleanup: [] };
+  return { action, root: rootMap, parameters, config, api, baseUrl: base ?? '', user, auth, env, ...limits, debugLog, cleanup: [] };
 }

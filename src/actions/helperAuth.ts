@@ -10,7 +10,7 @@ import { decodeJson } from '../php/jsonDecode.ts';
 import { PhpArray, type Value } from '../php/value.ts';
 import { HelperError, PY, valueError } from './envelope.ts';
 import { evaluateExpression, fill, userParameters } from './dialect.ts';
-import { formEncode, setHeader, type HelperHttp, type HelperRequest } from './helperHttp.ts';
+import { formEncode, LIBRARY_HEADERS, setHeader, type HelperHttp, type HelperRequest } from './helperHttp.ts';
 import { objectAt } from './dialect.ts';
 import { pythonJson, pythonStr, pythonTruthy } from './pythonValues.ts';
 import { resolveUrl } from '../http/url.ts';
@@ -88,17 +88,25 @@ function loginAuth(method: string, authentication: Map<string, Value>, config: M
     async login(http, baseUrl) {
       const url = resolveUrl(baseUrl, text(loginRequest.get('endpoint'))).href;
       const loginParams = objectAt(loginRequest, 'params');
-      const request: HelperRequest = { method: loginMethod === 'GET' ? 'GET' : 'POST', url, headers: [], body: null };
+      const request: HelperRequest = {
+        method: loginMethod === 'GET' ? 'GET' : 'POST',
+        url,
+        headers: LIBRARY_HEADERS.map(([n, v]) => [n, v]),
+        body: null,
+      };
       for (const [name, value] of objectAt(loginRequest, 'headers')) setHeader(request.headers, name, text(value));
       if (loginMethod === 'GET') {
         const query = formEncode(loginParams);
         if (query !== '') request.url += `${url.includes('?') ? '&' : '?'}${query}`;
       } else if (loginMethod === 'POST') {
         request.body = pythonJson(loginParams);
-        setHeader(request.headers, 'Content-Type', 'application/json');
+        setHeader(request.headers, 'Content-Length', String(Buffer.byteLength(request.body)));
+        if (!request.headers.some(([n]) => n.toLowerCase() === 'content-type')) request.headers.push(['Content-Type', 'application/json']);
       } else {
         request.body = formEncode(loginParams);
-        setHeader(request.headers, 'Content-Type', 'application/x-www-form-urlencoded');
+        setHeader(request.headers, 'Content-Length', String(Buffer.byteLength(request.body)));
+        if (!request.headers.some(([n]) => n.toLowerCase() === 'content-type'))
+          request.headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
       }
       const response = await http.send(request, false);
       if (response.status >= 400) {

@@ -99,8 +99,24 @@ function receivedHeaders(raw: readonly string[]): HeaderPairs {
   return out;
 }
 
+/**
+ * Retries stopped because the next pause would end after the action's time limit: the last
+ * failure is reported instead of the reference's timeout (spec 05 §4.3 allows either).
+ */
+export class RetriesStopped extends Error {
+  readonly status: number | null;
+  readonly body: string;
+  constructor(status: number | null, body: string, message: string) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
 export class HelperHttp {
   private readonly ctx: ActionContext;
+  /** Context of the client's last "retrying" message: the failure a stop reports. */
+  private lastFailure: Record<string, unknown> = {};
   private readonly transport: Transport;
   private readonly withRetries: HttpClient;
   private readonly once: HttpClient;
@@ -119,6 +135,11 @@ export class HelperHttp {
     const sleep = (ms: number): Promise<void> =>
       new Promise((resolve, reject) => {
         if (ctx.signal.aborted) return reject(ctx.signal.reason);
+        if (Date.now() + ms > ctx.deadlineMs) {
+          const f = this.lastFailure;
+          const status = typeof f['http_code'] === 'number' ? f['http_code'] : null;
+          return reject(new RetriesStopped(status, String(f['body'] ?? ''), String(f['message'] ?? '')));
+        }
         const timer = setTimeout(resolve, ms);
         ctx.signal.addEventListener('abort', () => {
           clearTimeout(timer);
@@ -131,7 +152,8 @@ export class HelperHttp {
 
   /** The client's retry messages go to `debug_log`; nothing reaches stdout or stderr. */
   private logger(): Logger {
-    const push = (message: string): void => {
+    const push = (message: string, context?: Record<string, unknown>): void => {
+      if (message.startsWith('Http request failed') && context) this.lastFailure = context;
       this.ctx.debugLog.push(message);
     };
     return {

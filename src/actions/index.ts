@@ -72,7 +72,8 @@ export async function runSyncAction(run: SyncActionRun): Promise<number> {
         name,
         decodeJson(decodeUtf8Lossy(fs.readFileSync(run.configFile)), 'response'),
         { nowMs: run.nowMs ?? Date.now },
-        controller.signal,
+        // Retry pauses stop a little before the limit, so the last failure can still be reported.
+        { signal: controller.signal, deadlineMs: Date.now() + limitMs - Math.min(5000, limitMs / 6) },
         debugLog,
       );
       return await spec.run(context);

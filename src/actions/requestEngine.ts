@@ -13,7 +13,15 @@ import { fill, objectAt, selectedChain } from './dialect.ts';
 import { HelperError, PY, userError, valueError } from './envelope.ts';
 import { addFirstPageParameters } from './firstPage.ts';
 import { checkAllowedHosts } from './helperAllowedHosts.ts';
-import { formEncode, HelperHttp, LIBRARY_HEADERS, setHeader, type HelperRequest, type HelperResponse } from './helperHttp.ts';
+import {
+  formEncode,
+  HelperHttp,
+  LIBRARY_HEADERS,
+  RetriesStopped,
+  setHeader,
+  type HelperRequest,
+  type HelperResponse,
+} from './helperHttp.ts';
 import { dict, pythonJson, pythonStr } from './pythonValues.ts';
 import { placeholderValues, selectRecords } from './records.ts';
 
@@ -133,6 +141,13 @@ export async function runChain(ctx: ActionContext): Promise<ChainResult> {
     } catch (error) {
       if (error instanceof CurlError) {
         throw userError(`Request "${request.method}: ${endpoint}" failed with the following error: ${error.detail}`);
+      }
+      if (error instanceof RetriesStopped) {
+        throw userError(
+          error.status === null
+            ? `Request "${request.method}: ${endpoint}" failed with the following error: ${error.message} (retries stopped before the time limit)`
+            : `Request "${request.method}: ${endpoint}" failed, too many retries. Status Code: ${error.status}. Response: ${error.body}`,
+        );
       }
       throw error;
     }

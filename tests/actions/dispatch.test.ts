@@ -100,3 +100,32 @@ test('a run still running at the time limit is stopped: ERROR "exceeded the time
   assert.equal(lines.length, 1);
   assert.match(lines[0]!, /logger\.ERROR: Unexpected error: The sync action "test_request" exceeded the timeout of 0 seconds\./);
 });
+
+test('retries that would outlast the time limit stop early and report the last failure as an envelope', async () => {
+  const server = await startServer((_req, res) => {
+    res.writeHead(503, { 'Content-Type': 'text/plain' });
+    res.end('busy');
+  });
+  const dir = makeDataDir({
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', config: { jobs: [{ endpoint: 'busy' }] }, api: { baseUrl: `${server.url}/` } },
+  });
+  const out: string[] = [];
+  const code = await runSyncAction({
+    action: 'test_request',
+    configFile: path.join(dir, 'config.json'),
+    logger: createLogger({ write: (l) => out.push(l) }),
+    writeStdout: (t) => out.push(t),
+    writeStderr: (t) => out.push(t),
+    // Pauses of 1 s then 2 s: the second would end after the 2.5 s budget.
+    timeoutMs: 3000,
+  });
+  await server.close();
+  assert.equal(code, 0);
+  assert.equal(server.requests.length, 2);
+  const answer = JSON.parse(out.join(''));
+  assert.equal(
+    answer.traceback.at(-1),
+    'keboola.component.exceptions.UserException: Request "GET: busy" failed, too many retries. Status Code: 503. Response: busy\n',
+  );
+});
