@@ -157,7 +157,8 @@ export async function inferMapping(ctx: ActionContext): Promise<Value> {
   const primary = ctx.parameters.get('__PRIMARY_KEY');
   const mapping = buildMapping(
     tree,
-    typeof nesting === 'number' ? nesting : 2,
+    // A numeric string (a UI text field) is read as its number; anything else is the default.
+    typeof nesting === 'number' ? nesting : typeof nesting === 'string' && /^\s*\d+\s*$/.test(nesting) ? Number(nesting) : 2,
     Array.isArray(primary) ? primary.map((p) => pythonStr(p)) : [],
   );
   for (const key of parentKeys) {

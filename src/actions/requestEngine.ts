@@ -83,7 +83,10 @@ export function buildRequest(ctx: ActionContext, job: Map<string, Value>, endpoi
   addFirstPageParameters(filledQuery, ctx.api, job);
 
   const base = ctx.baseUrl.endsWith('/') ? ctx.baseUrl : `${ctx.baseUrl}/`;
-  let url = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(base) ? resolveUrl(base, endpoint).href : base + endpoint;
+  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+  let url = absolute.test(base)
+    ? keepExplicitPort(resolveUrl(base, endpoint).href, absolute.test(endpoint) ? endpoint : base)
+    : base + endpoint;
   const encoded = formEncode(filledQuery);
   if (encoded !== '') url += `${url.includes('?') ? '&' : '?'}${encoded}`;
 
@@ -105,6 +108,16 @@ export function buildRequest(ctx: ActionContext, job: Map<string, Value>, endpoi
   }
   ctx.auth.apply(request);
   return request;
+}
+
+/**
+ * `http://host:80/…` keeps its `:80` in the URL `requests` reports (the resolver drops a
+ * default port; the Host header has none either way).
+ */
+function keepExplicitPort(href: string, source: string): string {
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#:]+):(\d+)/.exec(source);
+  if (!m || /^[^:]+:\/\/[^/?#]*:\d+/.test(href) || !href.toLowerCase().startsWith(m[1]!.toLowerCase())) return href;
+  return `${href.slice(0, m[1]!.length)}:${m[2]}${href.slice(m[1]!.length)}`;
 }
 
 function retryCodes(ctx: ActionContext): Value[] {
