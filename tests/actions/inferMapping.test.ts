@@ -83,3 +83,9 @@ test('failures: no data, HTTP error, incompatible types', async () => {
     /JsonParserException: Incompatible types of NodeType\.SCALAR and NodeType\.DICT/,
   );
 });
+
+test('a record that is a list is read as its first element', async () => {
+  bodies['/lists'] = [[{ id: 1, tags: ['a'] }], [{ id: 2, tags: [] }]];
+  const r = (await infer([{ endpoint: 'lists' }])).answer();
+  assert.deepEqual(r, { id: 'id', tags: { type: 'column', mapping: { destination: 'tags' }, forceType: true } });
+});

@@ -84,3 +84,17 @@ test('errors (§7.1–§7.3)', async () => {
   );
   assert.match(lastLine(await curl('curl -d "a" -H "Content-Type: text/plain" http://localhost:3000/x')), /Unsupported method POST/);
 });
+
+test('quoting: double-quote escapes, $ and ; kept literally, --data and --data-binary joined with &', async () => {
+  const r = (
+    await curl(
+      'curl --request POST --url "http://localhost:3000/a/b/" --header "X-Note: say \\"hi\\"; cost $5" --data "x=1" --data-binary \'y=2\'',
+    )
+  ).answer();
+  assert.equal(r.endpoint, 'a/b');
+  assert.equal(r.dataType, 'b');
+  assert.deepEqual(r.headers, { 'X-Note': 'say "hi"; cost $5', 'Content-Type': 'application/x-www-form-urlencoded' });
+  assert.deepEqual(r.params, { x: '1', y: '2' });
+  const repeated = (await curl('curl "http://localhost:3000/q?a=1&a=2&b=%20c"')).answer();
+  assert.deepEqual(repeated.params, { a: ['1', '2'], b: ' c' });
+});
