@@ -156,6 +156,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const outputOffload = options.outputWorker ? outputWorkerOffload(outputWorkerMode(env), options.outputWorker) : undefined;
     let previousParser: AutoParser | undefined;
     const bucketOfConfiguration: (string | null)[] = [];
+    const withheldFrom = new Set<string>();
 
     for (const configuration of configurations) {
       const result = await runConfiguration(configuration, {
@@ -173,6 +174,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         env,
         tunnel,
         outputOffload,
+        withheldFrom,
         limits: options.limits,
       });
       previousParser = result.parser;
@@ -276,6 +278,8 @@ interface ConfigurationRun {
   /** The output phase's offload for the automatic parsers (the output worker), if any. */
   outputOffload: OutputOffloadStarter | undefined;
   limits: RunLimits | undefined;
+  /** Origins warned about withheld credentials (issue 19 #2): one WARNING per origin per run. */
+  withheldFrom: Set<string>;
 }
 
 async function runConfiguration(
@@ -341,6 +345,7 @@ async function runConfiguration(
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
     credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts),
+    withheldFrom: run.withheldFrom,
   });
   const runner = new JobRunner({
     config,

@@ -51,6 +51,8 @@ export interface ClientOptions {
    * everywhere.
    */
   credentialScope?: (url: RequestUrl) => boolean;
+  /** Origins already warned about withheld credentials, shared by the run's clients: one WARNING each. */
+  withheldFrom?: Set<string>;
 }
 
 /** Per-send options (the job runner's prefetching, see jobs/prefetch.ts). */
@@ -126,11 +128,12 @@ export class HttpClient {
   private readonly nowMs: () => number;
   private readonly slots = new Map<string, OrderedSlots>();
   /** Origins already warned about withheld credentials: one WARNING line each. */
-  private readonly withheldFrom = new Set<string>();
+  private readonly withheldFrom: Set<string>;
 
   constructor(options: ClientOptions) {
     this.options = options;
     this.sleep = options.sleep ?? ((ms) => sleepAtLeast(ms));
+    this.withheldFrom = options.withheldFrom ?? new Set();
     this.nowMs = options.nowMs ?? Date.now;
   }
 

@@ -227,3 +227,13 @@ test('api.credentialOrigins that are not origins are user errors naming the entr
     cleanup(r);
   }
 });
+
+test('one WARNING per origin for the whole run, also across iterations', async () => {
+  const base = config('moved') as { parameters: Record<string, unknown> };
+  base.parameters['iterations'] = [{ username: 'ann' }, { username: 'bob' }];
+  const r = await runWith(base);
+  assert.equal(r.code, 0, r.lines.map(strip).slice(-2).join('\n'));
+  assert.equal(other.requests.length - otherFrom, 2);
+  assert.equal(warnings(r.lines).length, 1);
+  cleanup(r);
+});
