@@ -222,7 +222,7 @@ test('a one-character login token is hidden where it is a value and corrupts not
 });
 
 test('a login answered with a bare token instead of JSON: the token is not shown in the error', async () => {
-  const s = await startFaultServer((q, res) => {
+  const s = await startFaultServer((_q, res) => {
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     res.end('bare-token-0123456789\n');
   });
