@@ -44,10 +44,19 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** What may stand right before a value: `=`, a JSON string opening, userinfo, an auth scheme word. */
-const VALUE_BEFORE = String.raw`(?<==|[:,\[]\s*"|[:,\[]\s*\\"|\/\/|\/\/[^\s\/@:]*:|\b(?:Bearer|Basic|Token|token|OAuth|MAC|Digest|Bot)\s)`;
-/** What may stand right after a value: the end of a query value, JSON string, userinfo or word. */
-const VALUE_AFTER = String.raw`(?=$|[&#\s'\x60,;)\]}<>@:]|"(?!\s*:)|\\"(?!\s*:))`;
+/**
+ * The places where a value stands, each as (what comes before, what comes after): a query or
+ * form value, a JSON string (plain or escaped inside another JSON string; not a key), URL
+ * userinfo, and the credential after an auth scheme word.
+ */
+const VALUE_PLACES: [string, string][] = [
+  ['(?<==)', String.raw`(?=$|[&#\s'"\x60,;)\]}<>]|\\")`],
+  [String.raw`(?<=[:,\[]\s*")`, String.raw`(?="(?!\s*:))`],
+  [String.raw`(?<=[:,\[]\s*\\")`, String.raw`(?=\\"(?!\s*:))`],
+  [String.raw`(?<=\/\/)`, String.raw`(?=@|:[^\s\/@]*@)`],
+  [String.raw`(?<=\/\/[^\s\/@:]*:)`, '(?=@)'],
+  [String.raw`(?<=\b(?:Bearer|Basic|Token|token|OAuth|MAC|Digest|Bot)\s)`, String.raw`(?=$|[\s"'\\,;&])`],
+];
 
 export class SecretRegistry {
   /** Forms of secrets ≥ MIN_FREE_LENGTH characters: hidden anywhere. */
@@ -147,7 +156,10 @@ export class SecretRegistry {
     const boundSource = source(bound);
     this.compiled = {
       free: freeSource === undefined ? undefined : new RegExp(freeSource, 'g'),
-      bound: boundSource === undefined ? undefined : new RegExp(`${VALUE_BEFORE}(?:${boundSource})${VALUE_AFTER}`, 'g'),
+      bound:
+        boundSource === undefined
+          ? undefined
+          : new RegExp(VALUE_PLACES.map(([before, after]) => `${before}(?:${boundSource})${after}`).join('|'), 'g'),
     };
     return this.compiled;
   }
