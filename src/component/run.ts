@@ -344,7 +344,7 @@ async function runConfiguration(
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
-    credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts),
+    credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts, config.get('jobs')),
     withheldFrom: run.withheldFrom,
   });
   const runner = new JobRunner({

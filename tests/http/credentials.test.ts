@@ -237,3 +237,13 @@ test('one WARNING per origin for the whole run, also across iterations', async (
   assert.equal(warnings(r.lines).length, 1);
   cleanup(r);
 });
+
+test('a job endpoint written as an absolute URL on another origin is configured: it gets the credentials', async () => {
+  const r = await runWith(config(`${other.url}/direct`));
+  assert.equal(r.code, 0, r.lines.map(strip).slice(-2).join('\n'));
+  const direct = other.requests.slice(otherFrom);
+  assert.equal(direct.length, 1);
+  assert.ok(direct[0]!.headers['authorization']?.startsWith('Basic ') && direct[0]!.headers['x-api-key'] === SECRETS.key);
+  assert.deepEqual(warnings(r.lines), []);
+  cleanup(r);
+});
