@@ -247,3 +247,16 @@ test('a job endpoint written as an absolute URL on another origin is configured:
   assert.deepEqual(warnings(r.lines), []);
   cleanup(r);
 });
+
+test('query authentication: the token is not added to a redirect to another origin', async () => {
+  const r = await runWith(config('moved', { api: { authentication: { type: 'query', query: { apikey: { attr: '#key' }, v: '2' } } } }));
+  assert.equal(r.code, 0, r.lines.map(strip).slice(-2).join('\n'));
+  assert.ok(home.requests[homeFrom]!.target.includes(`apikey=${SECRETS.key}`));
+  const moved = other.requests.slice(otherFrom);
+  assert.deepEqual(
+    moved.map((q) => q.target),
+    ['/moved-here'],
+  );
+  assert.equal(warnings(r.lines).length, 1);
+  cleanup(r);
+});
