@@ -14,6 +14,7 @@ import { pjson } from '../php/jsonEncode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { isCredentialKey } from '../logging/redact.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
 import type { OutputWorkerStart } from '../outputWorker/client.ts';
@@ -336,6 +337,9 @@ async function runConfiguration(
   entry.incremental = config.get('incrementalOutput');
 
   clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
+  // when their value is not a # attribute: registered before the first request (issue 19 #1).
+  for (const { name, values } of clientHeaders.entries) if (isCredentialKey(name)) for (const v of values) logger.secrets.addHeaderValue(v);
   const signer = awsSignerFromParameters(run.parameters, run.nowMs);
   const transport = new Transport({
     connectTimeoutMs: api.connectTimeoutMs,

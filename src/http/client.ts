@@ -295,7 +295,7 @@ export class HttpClient {
 function registerAuthHeaders(req: PreparedRequest, secrets: SecretRegistry): void {
   for (const name of req.authHeaders) {
     const value = req.headers.get(name);
-    if (value !== undefined) secrets.addRecent(value);
+    if (value !== undefined) secrets.addHeaderValue(value, true);
   }
 }
 

@@ -40,6 +40,17 @@ export const PROTOCOL_HEADERS = new Set([
   'connection',
 ]);
 
+const CREDENTIAL_KEY = /token|secret|passw|session|cookie|signature|credential|api[_-]?key|auth|(^|[_-])sid$/i;
+const NOT_CREDENTIAL_KEY = /type|expire|scope|_in$|_at$/i;
+
+/**
+ * A key (a header name, a login parameter, a member of a login response) under which a
+ * credential usually stands: `access_token`, `X-Api-Key`, `Authorization`, `password`, `session`.
+ */
+export function isCredentialKey(key: string): boolean {
+  return CREDENTIAL_KEY.test(key) && !NOT_CREDENTIAL_KEY.test(key);
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
@@ -93,6 +104,18 @@ export class SecretRegistry {
     this.recent.set(value, derivedForms(value));
     if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
     this.compiled = undefined;
+  }
+
+  /**
+   * Registers a credential header value, and the credential after its scheme word
+   * (`Bearer <token>`, `Basic <base64>`), which an API may echo on its own.
+   */
+  addHeaderValue(value: string, recent = false): void {
+    const credential = /^(?:Bearer|Basic|Token|token|OAuth|MAC|Digest|Bot)\s+(\S.*)$/.exec(value)?.[1];
+    for (const v of credential === undefined ? [value] : [value, credential]) {
+      if (recent) this.addRecent(v);
+      else this.add(v);
+    }
   }
 
   /** Registers every string (and number) inside a computed value: lists and maps are walked. */

@@ -282,3 +282,22 @@ test('the built command: stdout and stderr of login and oauth runs, debug on and
     }
   }
 });
+
+test('credential-named client headers with plain values (no # key) are secrets too', async () => {
+  const s = await startFaultServer((q, res) => sendJson(res, 401, { echo: q.headers['authorization'], key: q.headers['x-api-key'] }));
+  try {
+    const r = await runWith({
+      parameters: {
+        api: { baseUrl: `${s.url}/`, http: { headers: { Authorization: 'Bearer plain-token-42', 'X-Api-Key': 'k9' } } },
+        config: { debug: true, jobs: [{ endpoint: 'users' }] },
+      },
+    });
+    assert.equal(r.code, 1);
+    const text = r.lines.join('\n');
+    assert.ok(!text.includes('plain-token-42') && !text.includes('"k9"'), text);
+    assert.ok(strip(r.lines.at(-1)).includes('"key":"[hidden]"'));
+    cleanup(r);
+  } finally {
+    await s.close();
+  }
+});
