@@ -202,7 +202,7 @@ export class HttpClient {
     if (withheld.length === 0 || this.withheldFrom.has(origin)) return;
     this.withheldFrom.add(origin);
     logger.warning(
-      `Credentials withheld from ${origin} (${withheld.join(', ')}): it is not the origin of the base URL or the login endpoint. If the API needs them there, add "${origin}" to parameters.api.credentialOrigins.`,
+      `Credentials withheld from ${origin} (${withheld.join(', ')}): a redirect or next-page link leads outside the origins they were configured for (base URL, login endpoint, job endpoints, allowed hosts). If the API needs them there, add "${origin}" to parameters.api.credentialOrigins.`,
       { configPath: 'parameters.api.credentialOrigins' },
     );
   }
