@@ -193,9 +193,13 @@ export class HttpClient {
     return next;
   }
 
-  /** Strips credentials from an attempt outside the credential scope; one WARNING per origin. */
-  private withhold(attempt: PreparedRequest, authenticate: boolean, logger: Logger): void {
-    const withheld = withholdCredentials(attempt, logger.secrets);
+  /**
+   * Strips credentials from an attempt outside the credential scope; one WARNING per origin, on
+   * the run's own logger (a prefetched send's deferred lines may be dropped with the send).
+   */
+  private withhold(attempt: PreparedRequest, authenticate: boolean, sendLogger: Logger): void {
+    const logger = this.options.logger;
+    const withheld = withholdCredentials(attempt, sendLogger.secrets);
     if (authenticate && this.options.authenticator) withheld.unshift('authentication');
     if (this.options.signer) withheld.push('AWS signature');
     const origin = `${attempt.url.scheme}://${hostHeader(attempt.url)}`;
