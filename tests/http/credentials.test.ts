@@ -260,3 +260,33 @@ test('query authentication: the token is not added to a redirect to another orig
   assert.equal(warnings(r.lines).length, 1);
   cleanup(r);
 });
+
+test('a login token the API copied into a next-page link to another origin is withheld from it', async () => {
+  const foreign = await startFaultServer((_q, res) => sendJson(res, 200, { items: [{ id: 5 }] }));
+  const api = await startFaultServer((q, res) => {
+    if (q.target.startsWith('/login')) return sendJson(res, 200, { token: 'LOGIN-TOKEN-abc123' });
+    sendJson(res, 200, { items: [{ id: 4 }], next: `${foreign.url}/page2?t=LOGIN-TOKEN-abc123&page=2` });
+  });
+  try {
+    const r = await runWith({
+      parameters: {
+        api: {
+          baseUrl: `${api.url}/`,
+          authentication: { type: 'login', loginRequest: { endpoint: 'login' }, apiRequest: { query: { t: 'token' } } },
+          pagination: { method: 'response.url', urlKey: 'next' },
+        },
+        config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] },
+      },
+    });
+    assert.equal(r.code, 0, r.lines.map(strip).slice(-2).join('\n'));
+    assert.deepEqual(
+      foreign.requests.map((q) => q.target),
+      ['/page2?page=2'],
+    );
+    assert.match(warnings(r.lines)[0]!, /\(authentication, query parameter t\)/);
+    cleanup(r);
+  } finally {
+    await foreign.close();
+    await api.close();
+  }
+});
