@@ -2,6 +2,7 @@
  * One run of the component (spec 01 §1.6): data folder → configurations → jobs → tables,
  * manifests and state. Nothing reaches `out/` unless the whole run succeeds.
  */
+import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
@@ -14,6 +15,7 @@ import { pjson } from '../php/jsonEncode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { isCredentialKey } from '../logging/redact.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
 import type { OutputWorkerStart } from '../outputWorker/client.ts';
@@ -31,6 +33,7 @@ import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
+import { runSyncAction } from '../actions/index.ts';
 import { credentialScope } from '../config/credentialOrigins.ts';
 import type { RunLimits } from '../jobs/runner.ts';
 import { INCREMENTAL_MESSAGE, preflightChecks, prepareConfiguration, strictFromEnv } from './checks.ts';
@@ -105,17 +108,21 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   try {
-    for (const { relative, bytes, failure } of removeStaleStaging(dataDir)) {
-      if (failure === undefined) logger.info(`Removed the staging folder ${relative} (${formatBytes(bytes)}) left by an interrupted run.`);
-      else logger.warning(`Could not remove the staging folder ${relative} left by an interrupted run: ${failure}`);
-    }
     const root = readConfigFile(dataDir);
     logger.secrets.collectFrom(root);
     const action = member(root, 'action');
-    if (!isEmpty(action) && action !== 'run') {
-      throw new UserError(`Action '${phpString(action!)}' is not supported: this component only runs extractions (action "run").`, {
-        configPath: 'action',
+    // Any action other than "run" (even "") is a sync action (05 §1.1): nothing else runs, out/ is untouched.
+    if (action !== undefined && action !== null && action !== 'run') {
+      return await runSyncAction({
+        action,
+        configFile: path.join(dataDir, 'config.json'),
+        logger,
+        ...(options.nowMs ? { nowMs: options.nowMs } : {}),
       });
+    }
+    for (const { relative, bytes, failure } of removeStaleStaging(dataDir)) {
+      if (failure === undefined) logger.info(`Removed the staging folder ${relative} (${formatBytes(bytes)}) left by an interrupted run.`);
+      else logger.warning(`Could not remove the staging folder ${relative} left by an interrupted run: ${failure}`);
     }
     const inputState = readInputState(dataDir, logger);
     const parameters = member(root, 'parameters');
@@ -138,6 +145,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const outputOffload = options.outputWorker ? outputWorkerOffload(outputWorkerMode(env), options.outputWorker) : undefined;
     let previousParser: AutoParser | undefined;
     const bucketOfConfiguration: (string | null)[] = [];
+    const withheldFrom = new Set<string>();
 
     for (const configuration of configurations) {
       const result = await runConfiguration(configuration, {
@@ -155,6 +163,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         env,
         tunnel,
         outputOffload,
+        withheldFrom,
         limits: options.limits,
       });
       previousParser = result.parser;
@@ -264,6 +273,8 @@ interface ConfigurationRun {
   /** The output phase's offload for the automatic parsers (the output worker), if any. */
   outputOffload: OutputOffloadStarter | undefined;
   limits: RunLimits | undefined;
+  /** Origins warned about withheld credentials (issue 19 #2): one WARNING per origin per run. */
+  withheldFrom: Set<string>;
 }
 
 async function runConfiguration(
@@ -314,6 +325,9 @@ async function runConfiguration(
   entry.incremental = config.get('incrementalOutput');
 
   clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
+  // when their value is not a # attribute: registered before the first request (issue 19 #1).
+  for (const { name, values } of clientHeaders.entries) if (isCredentialKey(name)) for (const v of values) logger.secrets.addHeaderValue(v);
   const signer = awsSignerFromParameters(run.parameters, run.nowMs);
   const transport = new Transport({
     connectTimeoutMs: api.connectTimeoutMs,
@@ -333,7 +347,8 @@ async function runConfiguration(
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
-    credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts),
+    credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts, config.get('jobs')),
+    withheldFrom: run.withheldFrom,
   });
   const runner = new JobRunner({
     config,

@@ -165,7 +165,7 @@ const apiSection = {
       type: 'array',
       items: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' },
       description:
-        'Origins (scheme://host[:port]) that may receive credentials besides those of baseUrl and the login endpoint. Credentials — authentication, Authorization/Cookie headers, headers and query values holding a # value or a login token — are withheld from any other origin a redirect or next-page link leads to, with one WARNING. image_parameters.allowed_hosts entries count too.',
+        'Origins (scheme://host[:port]) that may receive credentials besides those of baseUrl, the login endpoint and job endpoints written as absolute URLs. Credentials — authentication, Authorization/Cookie headers, headers and query values holding a # value or a login token — are withheld from any other origin a redirect or next-page link leads to, with one WARNING. image_parameters.allowed_hosts entries count too.',
       examples: [['https://eu.api.example.com', 'https://files.example.com:8443']],
     },
     query: { ...MAP, description: "Legacy: use authentication type 'query'.", additionalProperties: { description: functionValue } },
@@ -407,7 +407,12 @@ export const configSchema = {
       type: 'object',
       description: 'OAuth credentials injected by the platform (authorization.oauth_api.credentials: #data, appKey, #appSecret).',
     },
-    action: { type: 'string', default: 'run', description: 'Platform action; "run" extracts.' },
+    action: {
+      type: 'string',
+      default: 'run',
+      description:
+        'Platform action: "run" extracts; test_request, infer_mapping, load_from_curl and perform_function are the UI builder\'s sync actions (README "Sync actions"; any other value: exit 2).',
+    },
     image_parameters: { type: 'object', description: 'Component-wide settings injected by the platform (allowed_hosts).' },
     storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.' },
     sshProxy: misplaced('parameters.sshProxy'),
