@@ -14,6 +14,7 @@ import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, member, truthy, type Value } from '../php/value.ts';
 import type { Configuration } from './configurations.ts';
 import { jobTree, type JobNode } from './jobTree.ts';
+import { mappingKeyFindings, valueFindings } from './valueChecks.ts';
 import { configSchema } from './schema.ts';
 import type { SchemaNode } from './schemaParts.ts';
 import { type Finding, SchemaWalk } from './schemaWalk.ts';
@@ -120,42 +121,6 @@ function baseUrlFindings(parameters: Value | undefined, nodes: readonly JobNode[
   }
 }
 
-/** `{name}` or `{{name}}` inside a parameter or header value: only endpoints are templates. */
-const TEMPLATE = /\{\{?\s*#?[A-Za-z_][\w.#:-]*\s*\}\}?/;
-
-function templateFindings(value: Value | undefined, path: string, out: Finding[]): void {
-  if (typeof value === 'string') {
-    const token = TEMPLATE.exec(value)?.[0];
-    if (token !== undefined) {
-      out.push({
-        path,
-        message: `${path}: "${token}" is sent as it is: only job endpoints fill {placeholders}. Use a user function, e.g. {"function": "concat", "args": ["Bearer ", {"attr": "#token"}]}, or {"attr": "name"} for a config attribute.`,
-      });
-    }
-  } else if (isMap(value) && !value.has('function') && !value.has('attr')) {
-    for (const [k, v] of value) templateFindings(v, `${path}.${k}`, out);
-  }
-}
-
-function valueTemplateFindings(
-  parameters: Value | undefined,
-  configuration: Configuration,
-  nodes: readonly JobNode[],
-  out: Finding[],
-): void {
-  const api = member(parameters, 'api');
-  templateFindings(member(member(api, 'http'), 'headers'), 'parameters.api.http.headers', out);
-  templateFindings(member(configuration.config.get('http'), 'headers'), `${configuration.pathOf('http')}.headers`, out);
-  const visit = (list: readonly JobNode[]): void => {
-    for (const node of list) {
-      templateFindings(node.config.get('params'), `${node.path}.params`, out);
-      templateFindings(node.config.get('headers'), `${node.path}.headers`, out);
-      visit(node.children);
-    }
-  };
-  visit(nodes);
-}
-
 /** An output bucket written with the stage prefix gets it twice ("in.c-in.c-…"). */
 function bucketFindings(configuration: Configuration, out: Finding[]): void {
   const bucket = configuration.config.get('outputBucket');
@@ -193,7 +158,8 @@ export function preflight(root: Value, configurations: readonly Configuration[])
     placeholderFindings(jobs, [], 0, findings);
     recursionFilterFindings(jobs, findings);
     baseUrlFindings(parameters, jobs, findings);
-    valueTemplateFindings(parameters, configuration, jobs, findings);
+    valueFindings(parameters, configuration, jobs, findings);
+    mappingKeyFindings(configuration, jobs, findings);
     bucketFindings(configuration, findings);
     if (config.get('incrementalOutput') === true && !mappingsHavePrimaryKey(config.get('mappings'))) {
       const path = configuration.pathOf('incrementalOutput');

@@ -173,6 +173,7 @@ const apiSection = {
     ignoreErrors: misplaced('parameters.api.http.ignoreErrors'),
     defaultOptions: misplaced('parameters.api.http.defaultOptions'),
     maxRetries: misplaced('parameters.api.retryConfig.maxRetries'),
+    jobs: misplaced('parameters.config.jobs'),
   },
   additionalProperties: false,
 } as const satisfies SchemaNode;
@@ -216,6 +217,10 @@ const configAttributes: Record<string, SchemaNode> = {
   authentication: misplaced('parameters.api.authentication'),
   retryConfig: misplaced('parameters.api.retryConfig'),
   headers: misplaced('parameters.config.http.headers'),
+  endpoint: misplaced('a job: parameters.config.jobs[].endpoint'),
+  params: misplaced('a job: parameters.config.jobs[].params'),
+  dataField: misplaced('a job: parameters.config.jobs[].dataField'),
+  children: misplaced('a job: parameters.config.jobs[].children'),
 };
 
 const configSection = {

@@ -134,6 +134,7 @@ export const job = {
     headers: headerMap('Request headers of this job; they override client headers of the same name.', { 'X-Page-Size': '100' }),
     pagination: misplaced('parameters.api.pagination (per job: a "scroller" name with the "multiple" method)'),
     mappings: misplaced('parameters.config.mappings'),
+    http: misplaced('the job\'s own "headers" (or parameters.config.http.headers for every request)'),
   },
   patternProperties: { '^__': { description: 'UI labels (e.g. __NAME); ignored.' } },
   additionalProperties: false,

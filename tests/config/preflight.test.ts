@@ -227,6 +227,38 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.match(w, /parameters\.api\.retryConfig\.http\.codes\[0\]: should be an integer, not a string \("503"\).*never matches/);
   });
 
+  it('an attribute name written as text ("#token") and a mapping whose key matches no dataType', async () => {
+    const r = await run(
+      config(
+        { authentication: { type: 'query', query: { api_key: '#apiKey' } }, http: { headers: { Authorization: 'Bearer #apiKey' } } },
+        {
+          '#apiKey': 'k-123456',
+          endpoint: 'customers',
+          jobs: [{ endpoint: 'customers', dataField: 'data.customers' }],
+          mappings: { customer: { id: 'id' } },
+        },
+      ),
+    );
+    const w = warnings(r.lines).join('\n');
+    assert.match(
+      w,
+      /parameters\.api\.authentication\.query\.api_key: sends the text "#apiKey", not the value of the attribute #apiKey\. Write \{"attr": "#apiKey"\}\./,
+    );
+    assert.match(
+      w,
+      /parameters\.api\.http\.headers\.Authorization: sends the text "#apiKey".*Write \{"function": "concat", "args": \["Bearer ", \{"attr": "#apiKey"\}\]\}\./,
+    );
+    assert.match(
+      w,
+      /parameters\.config\.mappings\.customer: no job has the dataType "customer", so this mapping is never used .*\(did you mean "customers"\?\)/,
+    );
+    assert.match(
+      w,
+      /parameters\.config\.endpoint: not read here, so it is ignored; it belongs in a job: parameters\.config\.jobs\[\]\.endpoint\./,
+    );
+    assert.doesNotMatch(w, /k-123456/);
+  });
+
   it('a recursionFilter the reference rejects only when the child first runs', async () => {
     const r = await run(
       config(
