@@ -18,6 +18,7 @@ import { Transport, type WireRequest } from '../http/transport.ts';
 import { getPaginationMethod } from '../pagination/registry.ts';
 import { isEmpty, member } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { isCredentialKey } from '../logging/redact.ts';
 import { createSshTunnel } from '../ssh/index.ts';
 import { preflightChecks, prepareConfiguration, strictFromEnv, type PreparedConfiguration } from './checks.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
@@ -71,13 +72,37 @@ function requestLineRecorder(base: Logger): { logger: Logger; last: () => string
   return { logger, last: () => last };
 }
 
+/** Query or form pairs and JSON members under a credential-like name (password, token, …): value hidden. */
+function hideCredentialValues(text: string): string {
+  const pairs = text.replace(/([?&]|^)([^=&?#\s]+)=([^&#\s]*)/g, (all, sep: string, key: string) => {
+    let name = key;
+    try {
+      name = decodeURIComponent(key.replaceAll('+', ' '));
+    } catch {}
+    return isCredentialKey(name) ? `${sep}${key}=${HIDDEN}` : all;
+  });
+  return pairs.replace(/"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?[\d.eE+-]+)/g, (all, key: string, colon: string) =>
+    isCredentialKey(key) ? `"${key}"${colon}"${HIDDEN}"` : all,
+  );
+}
+
+const HIDDEN = '[hidden]';
+
+/**
+ * A request as `plan` prints it: method and URL, the headers as the debug line shows them
+ * (authentication headers hidden), the body. Secrets are hidden twice: every registered secret
+ * (values of # keys, credential-named values), and any value under a credential-like name even
+ * when it was written in plain text (a "password" attribute without #).
+ */
 function shownRequest(wire: WireRequest, debugLine: string | undefined, secrets: Logger['secrets']): string[] {
   const port = (wire.scheme === 'https' && wire.port === 443) || (wire.scheme === 'http' && wire.port === 80) ? '' : `:${wire.port}`;
-  const out = [`${wire.method} ${wire.scheme}://${wire.host}${port}${wire.target}`];
-  const headers = (debugLine ?? '').split('\r\n').slice(1);
-  for (const header of headers) out.push(`    ${header}`);
+  const out = [hideCredentialValues(`${wire.method} ${wire.scheme}://${wire.host}${port}${wire.target}`)];
+  for (const header of (debugLine ?? '').split('\r\n').slice(1)) {
+    const name = header.slice(0, header.indexOf(':'));
+    out.push(`    ${isCredentialKey(name) ? `${name}: ${HIDDEN}` : header}`);
+  }
   if (wire.body !== undefined && wire.body.length > 0) {
-    const text = wire.body.toString('utf8');
+    const text = hideCredentialValues(wire.body.toString('utf8'));
     out.push(`    body: ${text.length > 500 ? `${text.slice(0, 500)}… (${wire.body.length} bytes)` : text}`);
   }
   return out.map((line) => secrets.redact(line));
