@@ -420,6 +420,7 @@ export const configSchema = {
     },
     image_parameters: { type: 'object', description: 'Component-wide settings injected by the platform (allowed_hosts).' },
     storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.' },
+    $schema: { type: 'string', description: 'The editor schema this file follows (schema/config.schema.json); ignored by the extractor.' },
     sshProxy: misplaced('parameters.sshProxy'),
     api: misplaced('parameters.api'),
     config: misplaced('parameters.config'),
