@@ -383,7 +383,7 @@ export class Structure {
       for (const [k, v] of aliases) this.aliases.set(k, phpString(v));
     } else if (isList(aliases)) {
       // A map whose keys are 0, 1 … (userData keys renumbered by the reference) is saved as a list.
-      aliases.forEach((v, i) => this.aliases.set(String(i), phpString(v)));
+      for (const [i, v] of aliases.entries()) this.aliases.set(String(i), phpString(v));
     }
     this.naming = true;
   }
