@@ -107,7 +107,7 @@ export class LegacyStructure {
     try {
       this.analyzeList(records, dataType);
     } catch (e) {
-      if (e instanceof LegacyParseError) throw new UserError(PARSE_ERROR_PREFIX + e.message, { cause: e });
+      if (e instanceof LegacyParseError) throw new UserError(PARSE_ERROR_PREFIX + e.message + LEGACY_TYPE_HINT, { cause: e });
       throw e;
     }
   }
@@ -354,3 +354,8 @@ function unplacedValue(type: string): string {
     'knows it as an object without columns. Remove "compatLevel" to use the current parser, or map this data type with "mappings".'
   );
 }
+
+/** What to do about a type error of the legacy parser (its message comes first, unchanged; issue 22). */
+const LEGACY_TYPE_HINT =
+  " The values at this path have different types in different records: keep that member as JSON text with the job's " +
+  '"responseFilter", or map this data type with "mappings" (a column with "forceType": true holds any value as JSON).';
