@@ -336,8 +336,9 @@ export class LegacyOutput {
         this.emitList(list, col.sub, [['JSON_parentId', linkValue]]);
         set(col.name, linkValue);
       } else if (col.t === 'NULL') {
-        // Reference edge: the whole record as JSON into the raw column name.
-        set(col.c, pjson(r, 'p17'));
+        // Reference edge: the whole record as JSON into the raw column name; where that is not
+        // a header name the reference fails (exit 2), and the sanitised name takes it (issue 22).
+        set(slots.has(col.c) ? col.c : col.name, pjson(r, 'p17'));
       } else if (value !== null && typeof value === 'object' && !(value instanceof PhpFloat)) {
         set(col.name, pjson(value, 'p17'));
       } else {

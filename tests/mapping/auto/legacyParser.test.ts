@@ -115,3 +115,11 @@ test("a list or scalar where the struct has an object (analysis skipped it): its
   const sink = await run(legacy(), [['[{"o":{"x":{"y":1,"z":2}}},{"o":{"e":{},"x":[1,"a"]}},{"o":{"e":{},"x":5}}]', 'list']]);
   assert.equal(sink.render('list'), '"o_x_y","o_x_z"\n"1","2"\n"[1,""a""]",""\n"5",""\n');
 });
+
+test("a NULL-typed member with a value: the record's JSON into the raw name, or the sanitised one where the reference fails", async () => {
+  // `a b` is only ever analysed as NULL (the object is skipped: its first member is empty);
+  // the reference writes the record's JSON into the column named `a b`, which is not a header
+  // name (`a_b` is), and fails; here `a_b` takes it.
+  const sink = await run(legacy(), [['[{"a b":[]},{"a b":{"x":{}}}]', 'list']]);
+  assert.equal(sink.render('list'), '"a_b"\n""\n"{""a b"":{""x"":{}}}"\n');
+});
