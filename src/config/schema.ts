@@ -352,7 +352,12 @@ export const configSchema = {
       type: 'object',
       description: 'OAuth credentials injected by the platform (authorization.oauth_api.credentials: #data, appKey, #appSecret).',
     },
-    action: { type: 'string', default: 'run', description: 'Platform action; "run" extracts.' },
+    action: {
+      type: 'string',
+      default: 'run',
+      description:
+        'Platform action: "run" extracts; test_request, infer_mapping, load_from_curl and perform_function are the UI builder\'s sync actions (README "Sync actions"; any other value: exit 2).',
+    },
     image_parameters: { type: 'object', description: 'Component-wide settings injected by the platform (allowed_hosts).' },
     storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.' },
   },
