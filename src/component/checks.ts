@@ -11,6 +11,7 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
+import { authenticationOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { allowedHostsOf, checkJobUrls } from '../config/allowedHosts.ts';
 import { attributesOf, type Configuration } from '../config/configurations.ts';
@@ -96,10 +97,8 @@ export function prepareConfiguration(configuration: Configuration, ctx: PrepareC
   if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(parameters, 'config'), 'jobs'));
   const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
   const authenticator = createAuthenticator({
-    config: api.authentication,
-    legacyQuery: api.api.get('query'),
+    options: authenticationOf(api, config, root, ctx.requestLogger),
     attributes: attributesOf(config),
-    oauthCredentials: member(member(member(root, 'authorization'), 'oauth_api'), 'credentials'),
     baseUrl: api.baseUrl,
     logger: ctx.requestLogger,
     nowMs,

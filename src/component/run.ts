@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
+import { authenticationOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { buildConfigurations, attributesOf, type Configuration } from '../config/configurations.ts';
 import { awsSignerFromParameters, createAuthenticator, randomHexNonce } from '../auth/index.ts';
@@ -289,10 +290,8 @@ async function runConfiguration(
   if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(run.parameters, 'config'), 'jobs'));
   let clientHeaders: HeaderList | undefined;
   const authenticator = createAuthenticator({
-    config: api.authentication,
-    legacyQuery: api.api.get('query'),
+    options: authenticationOf(api, config, run.root, logger),
     attributes: attributesOf(config),
-    oauthCredentials: member(member(member(run.root, 'authorization'), 'oauth_api'), 'credentials'),
     baseUrl: api.baseUrl,
     logger,
     nowMs: run.nowMs,
