@@ -12,7 +12,7 @@ import './oauth20.ts';
 import './oauth10.ts';
 
 export { randomHexNonce } from './common.ts';
-export { createAwsSigner, awsSignerFromParameters } from './awsSignature.ts';
+export { createAwsSigner } from './awsSignature.ts';
 export type { AuthSetup } from './registry.ts';
 
 /** The authenticator of parsed options (`src/config/authOptions.ts`); none for no authentication. */

@@ -11,13 +11,13 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { authenticationOf } from '../config/authOptions.ts';
+import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { allowedHostsOf, checkJobUrls } from '../config/allowedHosts.ts';
 import { attributesOf, type Configuration } from '../config/configurations.ts';
 import { jobTree, type JobNode } from '../config/jobTree.ts';
 import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
-import { awsSignerFromParameters, createAuthenticator, randomHexNonce } from '../auth/index.ts';
+import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import type { Authenticator, Signer } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
@@ -105,7 +105,8 @@ export function prepareConfiguration(configuration: Configuration, ctx: PrepareC
     nonce: randomHexNonce,
     clientHeaders: () => clientHeaders,
   });
-  const signer = awsSignerFromParameters(parameters, nowMs);
+  const aws = awsCredentialsOf(parameters);
+  const signer = aws === undefined ? undefined : createAwsSigner(aws, nowMs);
   const functions = { attr: flattenContext(attributesOf(config)), time: flattenContext(ctx.state.timeValues()) };
   const settings: RequestSettings = { baseUrl: api.baseUrl, clientHeaders, defaultOptions: api.defaultOptions };
   const jobs: PreparedConfiguration['jobs'] = [];

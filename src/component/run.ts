@@ -5,10 +5,10 @@
 import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { authenticationOf } from '../config/authOptions.ts';
+import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { buildConfigurations, attributesOf, type Configuration } from '../config/configurations.ts';
-import { awsSignerFromParameters, createAuthenticator, randomHexNonce } from '../auth/index.ts';
+import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import { HttpClient } from '../http/client.ts';
 import { Transport } from '../http/transport.ts';
@@ -327,7 +327,8 @@ async function runConfiguration(
   // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
   // when their value is not a # attribute: registered before the first request (issue 19 #1).
   for (const { name, values } of clientHeaders.entries) if (isCredentialKey(name)) for (const v of values) logger.secrets.addHeaderValue(v);
-  const signer = awsSignerFromParameters(run.parameters, run.nowMs);
+  const aws = awsCredentialsOf(run.parameters);
+  const signer = aws === undefined ? undefined : createAwsSigner(aws, run.nowMs);
   const transport = new Transport({
     connectTimeoutMs: api.connectTimeoutMs,
     requestTimeoutMs: api.requestTimeoutMs,

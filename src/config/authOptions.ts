@@ -346,3 +346,31 @@ function oauth10Options(source: Value | undefined): AuthOptions {
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// parameters.aws.signature.credentials (01 §6.2, 02 §10)
+
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretKey: string;
+  serviceName: string;
+  regionName: string;
+}
+
+const AWS_PATH = 'parameters.aws.signature.credentials';
+
+/** Reads and checks the four keys (user error `Option "<key>" under "…" cannot be empty.`). */
+export function awsCredentialsFrom(credentials: Value | undefined): AwsCredentials {
+  const get = (key: string): string => {
+    const v = member(credentials, key);
+    if (isEmpty(v)) throw new UserError(`Option "${key}" under "${AWS_PATH}" cannot be empty.`, { configPath: `${AWS_PATH}.${key}` });
+    return textOf(v);
+  };
+  return { accessKeyId: get('accessKeyId'), secretKey: get('#secretKey'), serviceName: get('serviceName'), regionName: get('regionName') };
+}
+
+/** `parameters.aws.signature.credentials`, or `undefined` when PHP-empty (requests are not signed). */
+export function awsCredentialsOf(parameters: Value | undefined): AwsCredentials | undefined {
+  const credentials = member(member(member(parameters, 'aws'), 'signature'), 'credentials');
+  return isEmpty(credentials) ? undefined : awsCredentialsFrom(credentials);
+}
