@@ -16,7 +16,7 @@ import type { JobNode } from '../config/jobTree.ts';
 import { HttpClient, type Authenticator } from '../http/client.ts';
 import { Transport, type WireRequest } from '../http/transport.ts';
 import { getPaginationMethod } from '../pagination/registry.ts';
-import { isEmpty, member } from '../php/value.ts';
+import { member } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { isCredentialKey } from '../logging/redact.ts';
 import { createSshTunnel } from '../ssh/index.ts';
@@ -215,7 +215,7 @@ export async function dryRun(plan: boolean, options: DryRunOptions = {}): Promis
     if (sshProxy !== undefined && sshProxy !== null) await createSshTunnel(sshProxy, logger).close();
     const results: Planned[] = [];
     for (const configuration of configurations) {
-      logger.setLevel(isEmpty(configuration.config.get('debug')) ? 'info' : 'debug');
+      logger.setLevel(configuration.output.debug ? 'debug' : 'info');
       const recorder = requestLineRecorder(logger);
       const prepared = prepareConfiguration(configuration, { root, parameters, state, logger, requestLogger: recorder.logger, nowMs });
       results.push({ configuration, lines: plan ? await planLines(prepared, logger, recorder) : [] });

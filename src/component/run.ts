@@ -6,15 +6,14 @@ import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
-import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
+import { buildApiDescription, evaluateClientHeaders } from '../config/api.ts';
 import { buildConfigurations, attributesOf, type Configuration } from '../config/configurations.ts';
 import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import { HttpClient } from '../http/client.ts';
 import { Transport } from '../http/transport.ts';
 import { pjson } from '../php/jsonEncode.ts';
-import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
+import { member, PhpArray, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { isCredentialKey } from '../logging/redact.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
@@ -22,7 +21,7 @@ import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
 import type { OutputWorkerStart } from '../outputWorker/client.ts';
 import { outputWorkerMode, outputWorkerOffload } from '../outputWorker/offload.ts';
 import { JobRunner } from '../jobs/runner.ts';
-import { compatLevelOf } from '../mapping/auto/compatLevel.ts';
+import { bucketOf, type IncrementalOutput } from '../config/outputOptions.ts';
 import { concurrencyOf } from '../jobs/concurrency.ts';
 import { OutputStaging } from '../output/staging.ts';
 import { removeStaleStaging } from '../output/staleStaging.ts';
@@ -63,21 +62,12 @@ interface BucketResult {
   parser: AutoParser;
   router: MappingRouter;
   sink: ReturnType<OutputStaging['sink']>;
-  incremental: Value | undefined;
+  incremental: IncrementalOutput | undefined;
 }
 
-function bucketOf(config: PhpArray, api: ApiDescription): string | null {
-  const outputBucket = config.get('outputBucket');
-  if (!isEmpty(outputBucket)) return phpString(outputBucket!);
-  const id = config.get('id');
-  if (!isEmpty(id)) return `ex-api-${api.name}-${phpString(id!)}`;
-  return null;
-}
-
-function incrementalFlag(v: Value | undefined): boolean {
-  if (isEmpty(v)) return false;
-  if (v === true) return true;
-  throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: 'parameters.config.incrementalOutput' } });
+function incrementalFlag(v: IncrementalOutput | undefined): boolean {
+  if (v === 'invalid') throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: 'parameters.config.incrementalOutput' } });
+  return v === true;
 }
 
 export function manifestJson(bucket: string | null, table: string, incremental: boolean, primaryKey: readonly string[] = []): string {
@@ -242,14 +232,14 @@ function formatBytes(bytes: number): string {
  * put `incremental` first (01 §1.4).
  */
 function writeHeaderOnlyTables(configurations: Configuration[], bucketOfConfiguration: (string | null)[], staging: OutputStaging): void {
-  for (const { config, index } of configurations) {
-    const mappings = config.get('mappings');
-    if (isEmpty(mappings)) continue;
+  for (const { output, index } of configurations) {
+    const { mappings } = output;
+    if (mappings === undefined) continue;
     const bucket = bucketOfConfiguration[index] ?? null;
     for (const table of headerOnlyTables(mappings, bucket)) {
       if (staging.hasTable(table.file)) continue;
       staging.addHeaderOnly(table.file, table.header);
-      const manifest = new PhpArray([['incremental', incrementalFlag(config.get('incrementalOutput'))]]);
+      const manifest = new PhpArray([['incremental', incrementalFlag(output.incremental)]]);
       if (table.destination !== null) manifest.set('destination', table.destination);
       if (table.primaryKey.length > 0) manifest.set('primary_key', [...table.primaryKey]);
       staging.setManifest(table.file, pjson(manifest, 'shortest'));
@@ -282,9 +272,9 @@ async function runConfiguration(
   configuration: Configuration,
   run: ConfigurationRun,
 ): Promise<{ parser: AutoParser; bucket: string | null }> {
-  const { config } = configuration;
+  const { config, output } = configuration;
   const { logger } = run;
-  logger.setLevel(truthy(config.get('debug')) ? 'debug' : 'info');
+  logger.setLevel(output.debug ? 'debug' : 'info');
   const api = buildApiDescription(run.parameters, config, logger);
   const allowedHosts = allowedHostsOf(member(run.root, 'image_parameters'));
   if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(run.parameters, 'config'), 'jobs'));
@@ -298,12 +288,12 @@ async function runConfiguration(
     nonce: randomHexNonce,
     clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config),
   });
-  const bucket = bucketOf(config, api);
+  const bucket = bucketOf(output, api.name);
   let entry = run.buckets.get(bucket);
   if (!entry) {
     const parser = createAutoParser({
       state: run.state.input,
-      compatLevel: config.get('compatLevel'),
+      compatLevel: output.compatLevel,
       spoolDir: run.staging.spoolDir,
       logger,
       ...(run.previousParser ? { inherit: run.previousParser } : {}),
@@ -316,12 +306,12 @@ async function runConfiguration(
           'Name it with a "dataType" of ASCII letters or digits, or map it with "mappings", to keep its rows.',
       ),
     );
-    const router = new MappingRouter({ mappings: config.get('mappings'), auto: parser, sink, spoolDir: run.staging.spoolDir });
+    const router = new MappingRouter({ mappings: output.mappings, auto: parser, sink, spoolDir: run.staging.spoolDir });
     run.routers.push(router);
     entry = { bucket, parser, router, sink, incremental: undefined };
     run.buckets.set(bucket, entry);
   }
-  entry.incremental = config.get('incrementalOutput');
+  entry.incremental = output.incremental;
 
   clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
   // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
@@ -358,7 +348,7 @@ async function runConfiguration(
     sink: entry.router,
     logger,
     functions: { attr: flattenContext(attributesOf(config)), time: flattenContext(run.state.timeValues()) },
-    compatLevel: compatLevelOf(config),
+    compatLevel: output.compatLevel,
     nowMs: run.nowMs,
     ...(run.limits ? { limits: run.limits } : {}),
   });
@@ -367,7 +357,7 @@ async function runConfiguration(
   } finally {
     transport.close();
   }
-  if (isEmpty(config.get('mappings'))) {
+  if (output.mappings === undefined) {
     const { struct, version } = entry.parser.stateEntries();
     run.state.mergeParser(struct, version);
   }

@@ -5,6 +5,7 @@
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { isEmpty, isMap, member, PhpArray, phpType, type Value } from '../php/value.ts';
+import { outputOptionsOf, type OutputOptions } from './outputOptions.ts';
 import { validateConfigSection } from './validate.ts';
 
 export interface Configuration {
@@ -14,6 +15,8 @@ export interface Configuration {
   config: PhpArray;
   /** Where a top-level key of `config` came from, for error messages. */
   pathOf(key: string): string;
+  /** Output options (bucket, incremental manifests, compat level, mappings, debug), parsed once. */
+  output: OutputOptions;
 }
 
 function asMap(v: Value | undefined): PhpArray {
@@ -56,7 +59,7 @@ export function buildConfigurations(parameters: Value | undefined): Configuratio
     const pathOf = (key: string): string => (overridden.has(key) ? `parameters.iterations[${index}].${key}` : `parameters.config.${key}`);
     const jobsOrigin = overridden.has('jobs') ? `parameters.iterations[${index}]` : 'parameters.config';
     validateConfigSection(merged, jobsOrigin);
-    configurations.push({ index, config: merged, pathOf });
+    configurations.push({ index, config: merged, pathOf, output: outputOptionsOf(merged) });
   });
   return configurations;
 }

@@ -123,8 +123,8 @@ function baseUrlFindings(parameters: Value | undefined, nodes: readonly JobNode[
 
 /** An output bucket written with the stage prefix gets it twice ("in.c-in.c-…"). */
 function bucketFindings(configuration: Configuration, out: Finding[]): void {
-  const bucket = configuration.config.get('outputBucket');
-  if (typeof bucket === 'string' && /^(in|out)\.c-/.test(bucket)) {
+  const bucket = configuration.output.outputBucket;
+  if (bucket !== null && /^(in|out)\.c-/.test(bucket)) {
     const path = configuration.pathOf('outputBucket');
     out.push({
       path,
@@ -161,7 +161,7 @@ export function preflight(root: Value, configurations: readonly Configuration[])
     valueFindings(parameters, configuration, jobs, findings);
     mappingKeyFindings(configuration, jobs, findings);
     bucketFindings(configuration, findings);
-    if (config.get('incrementalOutput') === true && !mappingsHavePrimaryKey(config.get('mappings'))) {
+    if (configuration.output.incremental === true && !mappingsHavePrimaryKey(configuration.output.mappings)) {
       const path = configuration.pathOf('incrementalOutput');
       findings.push({
         path,
@@ -180,7 +180,6 @@ export function preflight(root: Value, configurations: readonly Configuration[])
  */
 export function certainIncrementalCrash(configurations: readonly Configuration[]): string | undefined {
   const last = configurations[configurations.length - 1];
-  const value = last?.config.get('incrementalOutput');
-  if (value === undefined || isEmpty(value) || value === true) return undefined;
-  return last!.pathOf('incrementalOutput');
+  if (last?.output.incremental !== 'invalid') return undefined;
+  return last.pathOf('incrementalOutput');
 }
