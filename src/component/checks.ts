@@ -15,7 +15,7 @@ import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { allowedHostsOf, checkJobUrls } from '../config/allowedHosts.ts';
 import { attributesOf, type Configuration } from '../config/configurations.ts';
-import { jobTree, type JobNode } from '../config/jobTree.ts';
+import type { JobNode } from '../config/jobTree.ts';
 import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
 import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
@@ -110,10 +110,10 @@ export function prepareConfiguration(configuration: Configuration, ctx: PrepareC
   const functions = { attr: flattenContext(attributesOf(config)), time: flattenContext(ctx.state.timeValues()) };
   const settings: RequestSettings = { baseUrl: api.baseUrl, clientHeaders, defaultOptions: api.defaultOptions };
   const jobs: PreparedConfiguration['jobs'] = [];
-  for (const node of jobTree(config.get('jobs'), configuration.pathOf('jobs').replace(/\.jobs$/, ''))) {
+  for (const node of configuration.jobs) {
     // Built as the run builds it when the job starts: its scroller, params and first request.
     const scroller = createScroller(api.pagination, ctx.requestLogger, nowMs);
-    const params = evaluateParams(node.config.get('params'), functions, nowMs, `${node.path}.params`);
+    const params = evaluateParams(node.params, functions, nowMs, `${node.path}.params`);
     const description = scroller.firstRequest({ config: node.config, endpoint: node.endpoint, params, path: node.path });
     const first = description === null ? undefined : withJobPath(node.path, () => buildRequest(description, settings));
     jobs.push({ node, first });

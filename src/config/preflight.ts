@@ -10,10 +10,9 @@
  * - incremental output without a primary key.
  */
 import { parseRecursionFilter } from '../jobs/recursionFilter.ts';
-import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, isMap, member, truthy, type Value } from '../php/value.ts';
+import { isMap, member, truthy, type Value } from '../php/value.ts';
 import type { Configuration } from './configurations.ts';
-import { jobTree, type JobNode } from './jobTree.ts';
+import type { JobNode } from './jobTree.ts';
 import { mappingKeyFindings, valueFindings } from './valueChecks.ts';
 import { configSchema } from './schema.ts';
 import type { SchemaNode } from './schemaParts.ts';
@@ -71,10 +70,9 @@ function placeholderFindings(nodes: readonly JobNode[], inherited: readonly stri
 /** Recursion filters the reference would reject when the child job first runs. */
 function recursionFilterFindings(nodes: readonly JobNode[], out: Finding[]): void {
   for (const node of nodes) {
-    const filter = node.config.get('recursionFilter');
-    if (!isEmpty(filter)) {
+    if (node.recursionFilter !== undefined) {
       try {
-        parseRecursionFilter(phpString(filter!));
+        parseRecursionFilter(node.recursionFilter);
       } catch (e) {
         out.push({
           path: `${node.path}.recursionFilter`,
@@ -153,8 +151,7 @@ export function preflight(root: Value, configurations: readonly Configuration[])
   const findings = [...walk.findings];
   const parameters = member(root, 'parameters');
   for (const configuration of configurations) {
-    const { config } = configuration;
-    const jobs = jobTree(config.get('jobs'), configuration.pathOf('jobs').replace(/\.jobs$/, ''));
+    const { jobs } = configuration;
     placeholderFindings(jobs, [], 0, findings);
     recursionFilterFindings(jobs, findings);
     baseUrlFindings(parameters, jobs, findings);
