@@ -20,6 +20,7 @@ import { member } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { isCredentialKey } from '../logging/redact.ts';
 import { createSshTunnel } from '../ssh/index.ts';
+import { sshProxyOf } from '../config/sshOptions.ts';
 import { preflightChecks, prepareConfiguration, strictFromEnv, type PreparedConfiguration } from './checks.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { checkPlatformSections } from './platformSections.ts';
@@ -211,8 +212,8 @@ export async function dryRun(plan: boolean, options: DryRunOptions = {}): Promis
     const configurations = buildConfigurations(parameters);
     checkPlatformSections(parameters);
     const findings = preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env), Number.POSITIVE_INFINITY);
-    const sshProxy = member(parameters, 'sshProxy');
-    if (sshProxy !== undefined && sshProxy !== null) await createSshTunnel(sshProxy, logger).close();
+    const sshProxy = sshProxyOf(parameters);
+    if (sshProxy !== undefined) await createSshTunnel(sshProxy, logger).close();
     const results: Planned[] = [];
     for (const configuration of configurations) {
       logger.setLevel(configuration.output.debug ? 'debug' : 'info');

@@ -32,6 +32,7 @@ import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
+import { sshProxyOf } from '../config/sshOptions.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
 import { runSyncAction } from '../actions/index.ts';
 import { credentialScope } from '../config/credentialOrigins.ts';
@@ -120,10 +121,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const configurations = buildConfigurations(parameters);
     checkPlatformSections(parameters);
     preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env));
-    const sshProxy = member(parameters, 'sshProxy');
+    const sshProxy = sshProxyOf(parameters);
     // Opened lazily at the first HTTP attempt and shared by all configurations (01 §6.1).
-    if (sshProxy !== undefined && sshProxy !== null)
-      tunnel = createSshTunnel(sshProxy, logger, options.sleep ? { sleep: options.sleep } : {});
+    if (sshProxy !== undefined) tunnel = createSshTunnel(sshProxy, logger, options.sleep ? { sleep: options.sleep } : {});
     const state = new RunState(inputState, Math.floor(nowMs() / 1000));
     // Every configuration's start-up checks before the first request (checks.ts); their log
     // lines come when each configuration really starts, as in the reference.
