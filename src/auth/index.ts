@@ -20,11 +20,28 @@ export type { AuthSetup } from './registry.ts';
 export function createAuthenticator(setup: AuthSetup): Authenticator | undefined {
   const type = member(setup.config, 'type');
   if (isEmpty(type)) {
-    setup.logger.debug('Using no authentication.');
+    setup.logger.debug(noAuthenticationLine(setup.headerSources));
     return undefined;
   }
   const name = typeof type === 'string' ? type : phpString(type ?? null);
   const spec = getAuthMethod(name);
   setup.logger.debug(`Using '${name}' authentication.`);
   return spec.create(setup);
+}
+
+/** Header names that carry credentials by convention. */
+const CREDENTIAL_HEADER = /auth|token|api[-_]?key|secret|session|cookie|password/i;
+
+/**
+ * "Using no authentication." is what the reference says whenever no type is set, even when an
+ * `Authorization` header in `api.http.headers` authenticates every request; then we say so.
+ */
+export function noAuthenticationLine(sources: ReadonlyMap<string, readonly string[]> | undefined): string {
+  const found: string[] = [];
+  for (const [path, names] of sources ?? []) {
+    const credentials = names.filter((n) => CREDENTIAL_HEADER.test(n));
+    if (credentials.length > 0) found.push(`${credentials.map((n) => `'${n}'`).join(', ')} from ${path}`);
+  }
+  if (found.length === 0) return 'Using no authentication.';
+  return `Using no authentication type: credentials are sent in the header${found.length > 1 || found[0]!.includes(',') ? 's' : ''} ${found.join('; ')}.`;
 }

@@ -32,6 +32,11 @@ export interface AuthSetup {
    * login request too (02 §6.4). Read lazily at the first login; absent = none.
    */
   clientHeaders?: () => HeaderList;
+  /**
+   * Where request headers are configured (config path → header names), so the set-up line can say
+   * that credentials come from headers when no authentication type is set.
+   */
+  headerSources?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface AuthMethodSpec {

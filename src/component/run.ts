@@ -14,6 +14,7 @@ import { pjson } from '../php/jsonEncode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { formatBytes, RunStats } from '../logging/runStats.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
 import type { OutputWorkerStart } from '../outputWorker/client.ts';
@@ -83,6 +84,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
   const nowMs = options.nowMs ?? Date.now;
   const logger = createLogger(options.write ? { write: options.write } : {});
+  const stats = new RunStats(nowMs());
   const dataDir = resolveDataDir(env);
   let staging: OutputStaging | undefined;
   let tunnel: SshTunnel | undefined;
@@ -139,6 +141,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         env,
         tunnel,
         outputOffload,
+        stats,
       });
       previousParser = result.parser;
       bucketOfConfiguration[configuration.index] = result.bucket;
@@ -160,7 +163,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     if (staging.commit() === 'copy') logger.debug('out/tables is on another file system than out/: the tables were copied into place.');
     staging = undefined;
     RunState.write(dataDir, finalState);
-    for (const [file, rows] of counts) logger.info(`Table ${file}: ${rows} rows.`);
+    logger.flushRepeats();
+    const summary = stats.summary(counts, nowMs());
+    logger.info(summary.message, summary.context);
     logger.info('Extractor finished successfully.');
     return 0;
   } catch (error) {
@@ -176,6 +181,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         .slice(0, 6)
         .join(' | ');
     }
+    logger.flushRepeats();
     logger.error(err instanceof Error ? err.message : String(err), context);
     return code;
   } finally {
@@ -185,12 +191,6 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     process.removeListener('SIGTERM', onSignal);
     process.removeListener('SIGINT', onSignal);
   }
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /**
@@ -213,6 +213,16 @@ function writeHeaderOnlyTables(configurations: Configuration[], bucketOfConfigur
   }
 }
 
+/** Where request headers are configured, for the authentication set-up line. */
+function headerSourcesOf(api: ApiDescription, config: PhpArray): Map<string, string[]> {
+  const names = (v: Value | undefined): string[] => (v instanceof Map ? [...v.keys()] : []);
+  return new Map([
+    ['parameters.api.http.headers', names(member(member(api.api, 'http'), 'headers'))],
+    ['parameters.config.http.headers', names(member(config.get('http'), 'headers'))],
+    ['parameters.api.http.defaultOptions.headers', names(member(api.defaultOptions, 'headers'))],
+  ]);
+}
+
 interface ConfigurationRun {
   root: Value;
   parameters: Value | undefined;
@@ -229,6 +239,8 @@ interface ConfigurationRun {
   tunnel: SshTunnel | undefined;
   /** The output phase's offload for the automatic parsers (the output worker), if any. */
   outputOffload: OutputOffloadStarter | undefined;
+  /** Counters of the end-of-run summary. */
+  stats: RunStats;
 }
 
 async function runConfiguration(
@@ -252,6 +264,7 @@ async function runConfiguration(
     nowMs: run.nowMs,
     nonce: randomHexNonce,
     clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config),
+    headerSources: headerSourcesOf(api, config),
   });
   const bucket = bucketOf(config, api);
   let entry = run.buckets.get(bucket);
@@ -293,6 +306,7 @@ async function runConfiguration(
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
+    stats: run.stats,
   });
   const runner = new JobRunner({
     config,
@@ -304,6 +318,7 @@ async function runConfiguration(
     functions: { attr: flattenContext(attributesOf(config)), time: flattenContext(run.state.timeValues()) },
     compatLevel: compatLevelOf(config),
     nowMs: run.nowMs,
+    stats: run.stats,
   });
   try {
     await runner.run();

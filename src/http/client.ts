@@ -6,6 +6,7 @@ import { CurlError } from '../errors/CurlError.ts';
 import { UserError } from '../errors/UserError.ts';
 import type { Logger } from '../logging/logger.ts';
 import { HIDDEN, SENSITIVE_HEADERS } from '../logging/redact.ts';
+import { count, type RunStats } from '../logging/runStats.ts';
 import { resolveUrl } from './url.ts';
 import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest } from './prepared.ts';
 import { retryDelayMs, shouldRetry, type RetryPolicy } from './retry.ts';
@@ -43,6 +44,8 @@ export interface ClientOptions {
    * a time. Login requests (unauthenticated sends) are not counted.
    */
   concurrency?: number;
+  /** Counters of the run's end-of-run summary (attempts, retries, bytes). */
+  stats?: RunStats;
 }
 
 /** Per-send options (the job runner's prefetching, see jobs/prefetch.ts). */
@@ -206,6 +209,8 @@ export class HttpClient {
         this.options.checkUrl?.(displayUrl(attempt.url));
         if (logger.isDebug()) logger.debug(debugLine(attempt));
         this.options.signer?.sign(attempt);
+        if (this.options.stats) this.options.stats.requests++;
+        const sentAt = this.nowMs();
         try {
           response = await this.options.transport.send({
             method: attempt.method,
@@ -220,6 +225,8 @@ export class HttpClient {
           if (!(e instanceof CurlError)) throw e;
           failure = e;
         }
+        if (this.options.stats && response) this.options.stats.bytes += response.body.length;
+        if (logger.isDebug()) logger.debug(responseLine(attempt, response, failure, this.nowMs() - sentAt));
       } finally {
         slots?.release();
       }
@@ -247,7 +254,15 @@ export class HttpClient {
         context['exception_class'] = failure.name;
         context['message'] = failure.message;
       }
-      logger.debug(`Http request failed, retrying in ${(delay / 1000).toFixed(1)} seconds [${retries + 1}x].`, context);
+      if (this.options.stats) this.options.stats.retries++;
+      // The reference logs this at DEBUG only: a refused connection then waits ~17 minutes in
+      // silence. At WARNING, with the request, the reason and the attempt count (README).
+      const reason = response ? `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}` : failure!.message;
+      logger.warning(
+        `Http request failed, retrying in ${(delay / 1000).toFixed(1)} seconds [${retries + 1}x]. ` +
+          `${attempt.method} ${displayUrl(attempt.url)}: ${reason} (attempt ${count(retries + 1)} of ${count(this.options.retry.maxRetries + 1)}).`,
+        context,
+      );
       if (delay > 0) await this.sleep(delay);
     }
   }
@@ -257,6 +272,14 @@ export class HttpClient {
 function contextBody(body: Buffer, logger: Logger): string {
   const text = logger.secrets.redact(body.subarray(0, MAX_CONTEXT_BODY * 4).toString('utf8'));
   return text.length > MAX_CONTEXT_BODY || body.length > MAX_CONTEXT_BODY * 4 ? bodyExcerpt(text, body.length) : text;
+}
+
+/** The debug line after each attempt (beyond the reference): status, size and time of the answer. */
+function responseLine(req: PreparedRequest, response: WireResponse | undefined, failure: CurlError | undefined, ms: number): string {
+  const what = `${req.method} ${displayUrl(req.url)}`;
+  if (response === undefined) return `No response after ${count(ms)} ms: ${failure?.message ?? 'unknown failure'} (${what})`;
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  return `Response ${status}, ${count(response.body.length)} bytes in ${count(ms)} ms (${what})`;
 }
 
 /** The debug request line (01 §4.4), with credentials hidden (01 §4.5). */

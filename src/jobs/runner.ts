@@ -24,6 +24,8 @@ import { createProgressLog, type ProgressHook } from './progress.ts';
 import { extractRecords } from './records.ts';
 import { Prefetcher, type Prefetch, type Speculation } from './prefetch.ts';
 import { parseRecursionFilter } from './recursionFilter.ts';
+import { EmptyJobHints, identicalPageWarning } from './hints.ts';
+import type { RunStats } from '../logging/runStats.ts';
 
 export interface RunnerContext {
   config: PhpArray;
@@ -37,6 +39,8 @@ export interface RunnerContext {
   nowMs: () => number;
   /** Called after every output page; defaults to INFO progress lines at most every 5 seconds. */
   progress?: ProgressHook;
+  /** Counters of the end-of-run summary (pages). */
+  stats?: RunStats;
 }
 
 /** Where a request-building error points in the job's configuration. */
@@ -102,6 +106,8 @@ export class JobRunner {
   private readonly progress: ProgressHook;
   /** Sends the first requests of upcoming child instances ahead of their turn. */
   private readonly prefetcher: Prefetcher;
+  /** Jobs that wrote no rows although their responses held records elsewhere. */
+  private readonly hints = new EmptyJobHints();
 
   constructor(ctx: RunnerContext) {
     this.ctx = ctx;
@@ -126,6 +132,7 @@ export class JobRunner {
           order: [position++],
         });
       }
+      this.hints.report(this.ctx.logger);
     } finally {
       this.prefetcher.end();
     }
@@ -168,7 +175,10 @@ export class JobRunner {
     // The prefetched response stands for the first request only if that is what was sent.
     let early = prefetch?.sentAs(request) ? prefetch : undefined;
     let previous: Value | undefined;
+    let previousRequest: PhpArray | undefined;
+    let previousRecords = 0;
     let page = 0;
+    const template = phpString(job.get('endpoint') ?? null);
     while (request !== null) {
       const description = request;
       let response: ClientResponse;
@@ -182,6 +192,9 @@ export class JobRunner {
       const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger);
       if (previous !== undefined && sameValue(previous, value)) {
         logger.debug(`Job '${jobIdentity(job)}' finished when last response matched the previous!`);
+        if (page === 1 && previousRecords > 0 && previousRequest !== undefined) {
+          identicalPageWarning(logger, { endpoint: template, path }, previousRequest, description, this.ctx.api.pagination);
+        }
         scroller.reset();
         break;
       }
@@ -193,9 +206,13 @@ export class JobRunner {
         this.ctx.compatLevel,
       );
       this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
+      if (this.ctx.stats) this.ctx.stats.pages++;
+      this.hints.page({ path, endpoint: template, dataField: job.get('dataField') }, value, records.length);
       this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
       await this.runChildren(run, records, [...run.order, page]);
       previous = value;
+      previousRequest = description;
+      previousRecords = records.length;
       const next = scroller.nextRequest(instance, value, records);
       if (next !== null && sameValue(next, description)) {
         // Beyond the reference: the same request again would return the same page (which the
