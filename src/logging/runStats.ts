@@ -36,7 +36,7 @@ export class RunStats {
         pages: this.pages,
         rows: Object.fromEntries(rows),
         bytes: this.bytes,
-        durationSeconds: Number(seconds.toFixed(3)),
+        durationMs: Math.max(0, Math.round(nowMs - this.startedMs)),
       },
     };
   }

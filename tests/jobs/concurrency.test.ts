@@ -78,7 +78,7 @@ const normalise = (lines: string[]): string[] =>
       .replace(/ge-test-\w+/g, 'DIR')
       // Response times and the run's duration differ from run to run.
       .replace(/ in [\d,]+ ms\b/g, ' in N ms')
-      .replace(/, [\d.]+ s\. \{(.*)"durationSeconds":[\d.]+\}/, ', N s. {$1"durationSeconds":N}'),
+      .replace(/, [\d.]+ s\. \{(.*)"durationMs":\d+\}/, ', N s. {$1"durationMs":N}'),
   );
 
 function assertSameRun(par: Outcome, seq: Outcome): void {
