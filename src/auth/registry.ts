@@ -42,6 +42,16 @@ export interface AuthSetup {
 export interface AuthMethodSpec {
   type: string;
   description: string;
+  /**
+   * A working `api.authentication` (with the `parameters.config` attributes and the root
+   * `authorization` it reads, if any) and what it sends, rendered in docs/authentication.md.
+   */
+  example: {
+    authentication: Record<string, unknown>;
+    config?: Record<string, unknown>;
+    authorization?: Record<string, unknown>;
+    sends: string;
+  };
   /** Validates the configuration and returns the authenticator (throws UserError on bad config). */
   create(setup: AuthSetup): Authenticator;
 }
