@@ -65,7 +65,12 @@ export function typeText(node: Node): string {
   const values = valuesOf(node);
   if (items?.$ref) return `list of ${refLink(items.$ref)}`;
   if (values?.$ref) return `object: name → ${refLink(values.$ref)}`;
-  const text = list.map((t) => (t === 'array' ? 'list' : t)).join(' or ');
+  // An empty list is an empty map to the reference: `object` or `list` with no items says "map".
+  const map = list.includes('object') && parts(node).some((p) => p['maxItems'] === 0);
+  const text = list
+    .filter((t) => !(map && t === 'array'))
+    .map((t) => (t === 'array' ? 'list' : t))
+    .join(' or ');
   return text === '' ? 'any' : text;
 }
 
@@ -183,7 +188,9 @@ export function renderConfigurationPage(schema: Node): string {
     const description = userText(definition.description ?? '');
     if (description) out.push(description, '');
     if (definition.examples?.[0] !== undefined) out.push('Example:', '', ...jsonBlock(definition.examples[0]), '');
-    out.push(...optionTable(optionRows(definition, '')), '');
+    const rows = optionRows(definition, '');
+    if (rows.length > 0) out.push(...optionTable(rows), '');
+    else out.push(`Each entry: ${typeText(definition)}.`, '');
   }
   return out.join('\n');
 }
