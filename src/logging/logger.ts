@@ -91,7 +91,8 @@ export function createLogger(options: LoggerOptions = {}): RunLogger {
       warning(message, context);
     },
     flushRepeats() {
-      for (const [message, times] of repeats) if (times > 0) warning(`${message} … repeated ${count(times)} times`);
+      for (const [message, times] of repeats)
+        if (times > 0) warning(`${message} … repeated ${times === 1 ? 'once' : `${count(times)} times`}`);
       repeats.clear();
     },
     error: log('error'),
