@@ -41,6 +41,13 @@ export interface RunnerContext {
   progress?: ProgressHook;
   /** Counters of the end-of-run summary (pages). */
   stats?: RunStats;
+  /** A test read: each job instance (children included) stops after so many pages or records. */
+  limits?: RunLimits;
+}
+
+export interface RunLimits {
+  maxPages?: number;
+  maxRecords?: number;
 }
 
 /** Where a request-building error points in the job's configuration. */
@@ -49,6 +56,8 @@ const REQUEST_ERROR_MEMBERS: [string, string][] = [
   ['The "params" property', 'params'],
   ['The "headers" property', 'headers'],
   ['The "endpoint" property', 'endpoint'],
+  ['The value of header', 'headers'],
+  ['The header name', 'headers'],
 ];
 
 function withJobPath<T>(path: string, build: () => T): T {
@@ -179,6 +188,8 @@ export class JobRunner {
     let previousRecords = 0;
     let page = 0;
     const template = phpString(job.get('endpoint') ?? null);
+    let recordCount = 0;
+    const { maxPages, maxRecords } = this.ctx.limits ?? {};
     while (request !== null) {
       const description = request;
       let response: ClientResponse;
@@ -205,6 +216,8 @@ export class JobRunner {
         job.get('responseFilterDelimiter') ?? null,
         this.ctx.compatLevel,
       );
+      if (maxRecords !== undefined && recordCount + records.length > maxRecords) records = records.slice(0, maxRecords - recordCount);
+      recordCount += records.length;
       this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
       if (this.ctx.stats) this.ctx.stats.pages++;
       this.hints.page({ path, endpoint: template, dataField: job.get('dataField') }, value, records.length);
@@ -213,6 +226,8 @@ export class JobRunner {
       previous = value;
       previousRequest = description;
       previousRecords = records.length;
+      // A test read stops the instance here; the scroller is not consulted (nothing more is sent).
+      if ((maxPages !== undefined && page + 1 >= maxPages) || (maxRecords !== undefined && recordCount >= maxRecords)) break;
       const next = scroller.nextRequest(instance, value, records);
       if (next !== null && sameValue(next, description)) {
         // Beyond the reference: the same request again would return the same page (which the

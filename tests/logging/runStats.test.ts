@@ -88,7 +88,7 @@ test('in a run: a child job without placeholders (never run) warns once, and the
   assert.equal(r.code, 0, r.lines.join('\n'));
   const lines = r.lines.map(strip);
   assert.equal(lines.filter((l) => l.startsWith("logger.WARNING: No 'placeholders' set for 'detail' [] []")).length, 1);
-  const repeat = lines.findIndex((l) => l === "logger.WARNING: No 'placeholders' set for 'detail' … repeated 149 times [] []");
+  const repeat = lines.indexOf("logger.WARNING: No 'placeholders' set for 'detail' … repeated 149 times [] []");
   assert.ok(repeat > 0, lines.slice(-6).join('\n'));
   assert.ok(
     lines[repeat + 1]!.startsWith('logger.INFO: Summary: 1 request (0 retries), 1 page, 150 rows in 1 table (b.users 150), '),
@@ -97,22 +97,22 @@ test('in a run: a child job without placeholders (never run) warns once, and the
 });
 
 test('a failed run flushes the repeat counts before its ERROR line', async () => {
-  const s = await startServer((req, res) =>
-    req.target === '/users' ? json(res, 200, [{ id: 1 }, { id: 2 }, { id: 3 }]) : json(res, 404, { error: 'gone' }),
-  );
+  const s = await startServer((req, res) => {
+    if (req.target === '/users') return json(res, 200, [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }]);
+    return req.target === '/users/4' ? json(res, 404, { error: 'gone' }) : json(res, 200, {});
+  });
   servers.push(s);
   const r = await run({
     parameters: {
-      api: { baseUrl: `${s.url}/`, http: { ignoreErrors: [404] } },
+      api: { baseUrl: `${s.url}/` },
       config: {
         outputBucket: 'b',
-        jobs: [{ endpoint: 'users', children: [{ endpoint: 'detail', dataType: 'detail' }] }],
-        incrementalOutput: 1,
+        jobs: [{ endpoint: 'users', children: [{ endpoint: 'users/{id}', dataField: 'items', placeholders: { id: 'id' } }] }],
       },
     },
   });
-  assert.equal(r.code, 2);
+  assert.equal(r.code, 1);
   const lines = r.lines.map(strip);
-  assert.ok(lines.at(-2)!.includes('… repeated 2 times'), lines.join('\n'));
-  assert.match(lines.at(-1)!, /^logger\.ERROR: /);
+  assert.equal(lines.at(-2), "logger.WARNING: dataField 'items' contains no data! … repeated 2 times [] []", lines.join('\n'));
+  assert.match(lines.at(-1)!, /^logger\.ERROR: The API request failed: \[404\]/);
 });
