@@ -13,7 +13,7 @@ import { pjson } from '../../src/php/jsonEncode.ts';
 import '../../src/pagination/index.ts';
 import '../../src/auth/index.ts';
 import { code, jsonBlock, type Node, table, userText } from './markdown.ts';
-import { optionRows, optionTable } from './schemaDocs.ts';
+import { optionRows, optionTable, useDefinitions } from './schemaDocs.ts';
 
 /** The `oneOf` variants of the schema node discriminated by `member` (pagination `method`, auth `type`). */
 function variants(schema: Node, member: string): Map<string, Node> {
@@ -47,6 +47,7 @@ function header(title: string, intro: string[]): string[] {
 }
 
 export function renderPaginationPage(schema: Node): string {
+  useDefinitions(schema);
   const byMethod = variants(schema, 'method');
   const out = header('Pagination methods', [
     'Set in `parameters.api.pagination`; `method` picks one of the methods below. Without',
@@ -100,6 +101,7 @@ export function renderPaginationPage(schema: Node): string {
 }
 
 export function renderAuthenticationPage(schema: Node): string {
+  useDefinitions(schema);
   const byType = variants(schema, 'type');
   const out = header('Authentication types', [
     'Set in `parameters.api.authentication`; `type` picks one of the types below. Credentials',

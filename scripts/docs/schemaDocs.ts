@@ -75,8 +75,19 @@ export function typeText(node: Node): string {
 }
 
 /** The meaning column: the description, and the message of each check the value must pass. */
+/** The schema's definitions, for `$ref` rows (set by the page renderers). */
+let definitions: Record<string, Node> = {};
+
+export function useDefinitions(schema: Node): void {
+  definitions = (schema['definitions'] ?? {}) as Record<string, Node>;
+}
+
+function target(node: Node): Node | undefined {
+  return node.$ref ? definitions[refName(node.$ref)] : undefined;
+}
+
 function meaningText(node: Node): string {
-  const text = userText(node.description ?? '');
+  const text = userText(node.description ?? target(node)?.description ?? '');
   const errors = [...new Set(parts(node).flatMap((p) => (p['x-error'] ? [p['x-error']] : [])))];
   const checks = errors.map((e) => `Error when invalid: ${code(e)}`).join(' ');
   return [text, checks].filter(Boolean).join(' ');
@@ -86,9 +97,48 @@ function defaultText(node: Node): string {
   return node.default === undefined ? '' : code(json(node.default));
 }
 
+/** Longest example synthesised from the keys' own examples (a full section is shown at the top). */
+const MAX_SYNTHESISED = 140;
+
+/**
+ * An example value for a key: the schema's own examples; else one derived from the schema (the
+ * referenced definition's example, a constant, a choice other than the default, the keys'
+ * examples put together, the default); undefined when the schema gives nothing to go on.
+ */
+export function exampleOf(node: Node, depth = 0): unknown {
+  if (node.examples && node.examples.length > 0) return node.examples[0];
+  const referenced = target(node);
+  if (referenced) return referenced.examples?.[0];
+  if (node.const !== undefined) return node.const;
+  if (node.enum) return node.enum.find((v) => v !== node.default && v !== null) ?? node.enum[0];
+  const types = parts(node).flatMap((p) => (p.type === undefined ? [] : Array.isArray(p.type) ? p.type : [p.type]));
+  if (types[0] === 'boolean') return typeof node.default === 'boolean' ? !node.default : true;
+  const props = properties(node);
+  if (props.length > 0 && depth < 3) {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of props) {
+      const value = exampleOf(child, depth + 1);
+      if (value === undefined) continue;
+      out[key] = value;
+      if (JSON.stringify(out).length > MAX_SYNTHESISED) {
+        delete out[key];
+        break;
+      }
+    }
+    if (Object.keys(out).length > 0) return out;
+  }
+  const items = itemsOf(node);
+  if (items && types.includes('array') && depth < 3) {
+    const item = exampleOf(items, depth + 1);
+    if (item !== undefined) return [item];
+  }
+  return node.default;
+}
+
 function exampleText(node: Node): string {
-  if (!node.examples || node.examples.length === 0) return '';
-  return node.examples.map((e) => code(json(e))).join('<br>');
+  if (node.examples && node.examples.length > 0) return node.examples.map((e) => code(json(e))).join('<br>');
+  const example = exampleOf(node);
+  return example === undefined ? '' : code(json(example));
 }
 
 export interface OptionRow {
@@ -140,6 +190,7 @@ const MINIMAL_EXAMPLE = {
 };
 
 export function renderConfigurationPage(schema: Node): string {
+  useDefinitions(schema);
   const root = schema;
   const parameters = properties(root).find(([k]) => k === 'parameters')?.[1] ?? {};
   const definitions = (root['definitions'] ?? {}) as Record<string, Node>;

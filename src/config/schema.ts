@@ -61,9 +61,9 @@ const retryConfig: SchemaNode = {
       },
       additionalProperties: false,
     },
-    headerName: { type: 'string', description: 'Legacy: http.retryHeader.' },
-    httpCodes: { ...httpStatusList, description: 'Legacy: http.codes.' },
-    curlCodes: { type: 'array', items: { type: 'integer' }, description: 'Legacy: curl.codes.' },
+    headerName: { type: 'string', description: 'Legacy: http.retryHeader.', examples: ['Retry-After'] },
+    httpCodes: { ...httpStatusList, description: 'Legacy: http.codes.', examples: [[503]] },
+    curlCodes: { type: 'array', items: { type: 'integer' }, description: 'Legacy: curl.codes.', examples: [[7, 28]] },
   },
   additionalProperties: false,
   examples: [{ maxRetries: 3, http: { codes: [429, 503] } }],
@@ -140,13 +140,21 @@ const apiSection = {
       type: ['string', 'null'],
       'x-error': "The 'caCertificate' must be string.",
       description: 'PEM CA bundle trusted instead of the system CAs.',
+      examples: ['-----BEGIN CERTIFICATE-----\nMIIB…\n-----END CERTIFICATE-----\n'],
     },
     clientCertificate: {
       type: ['string', 'null'],
       'x-error': "The 'clientCertificate' must be string.",
       description: 'Not used: see #clientCertificate.',
+      examples: [null],
     },
-    '#clientCertificate': { type: 'string', description: 'PEM client certificate followed by its private key (mutual TLS).' },
+    '#clientCertificate': {
+      type: 'string',
+      description: 'PEM client certificate followed by its private key (mutual TLS).',
+      examples: [
+        '-----BEGIN CERTIFICATE-----\nMIIB…\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----\n',
+      ],
+    },
     retryConfig,
     http: apiHttp,
     authentication: { $ref: '#/definitions/authentication' },
@@ -158,7 +166,12 @@ const apiSection = {
         'Origins (scheme://host[:port]) that may receive credentials besides those of baseUrl and the login endpoint. Credentials — authentication, Authorization/Cookie headers, headers and query values holding a # value or a login token — are withheld from any other origin a redirect or next-page link leads to, with one WARNING. image_parameters.allowed_hosts entries count too.',
       examples: [['https://eu.api.example.com', 'https://files.example.com:8443']],
     },
-    query: { ...MAP, description: "Legacy: use authentication type 'query'.", additionalProperties: { description: functionValue } },
+    query: {
+      ...MAP,
+      description: "Legacy: use authentication type 'query'.",
+      additionalProperties: { description: functionValue },
+      examples: [{ apikey: { attr: '#apiKey' } }],
+    },
   },
   additionalProperties: false,
 } as const satisfies SchemaNode;
@@ -193,10 +206,10 @@ const configAttributes: Record<string, SchemaNode> = {
     examples: [{ source: 'api' }],
   },
   compatLevel: { type: 'integer', default: 3, description: 'Parser compatibility level (1 = legacy parser).', examples: [1] },
-  username: { type: 'string', description: "Basic authentication: user name (or '#username')." },
-  '#username': { type: 'string', description: 'Basic authentication: user name, encrypted.' },
-  password: { type: 'string', description: "Basic authentication: password (or '#password')." },
-  '#password': { type: 'string', description: 'Basic authentication: password, encrypted.' },
+  username: { type: 'string', description: "Basic authentication: user name (or '#username').", examples: ['JohnDoe'] },
+  '#username': { type: 'string', description: 'Basic authentication: user name, encrypted.', examples: ['JohnDoe'] },
+  password: { type: 'string', description: "Basic authentication: password (or '#password').", examples: ['secret'] },
+  '#password': { type: 'string', description: 'Basic authentication: password, encrypted.', examples: ['secret'] },
 };
 
 const configSection = {
@@ -239,24 +252,30 @@ const mappingColumn: SchemaNode = {
     type: { type: 'string', enum: ['column', 'user', 'table'], default: 'column', description: 'Kind of definition.' },
     mapping: {
       type: 'object',
+      description: 'type column: the column the value goes to.',
       properties: {
-        destination: { type: 'string', description: 'Column name.' },
+        destination: { type: 'string', description: 'Column name.', examples: ['user_id'] },
         primaryKey: { type: 'boolean', description: 'Part of the primary key.' },
       },
       additionalProperties: false,
     },
     forceType: { type: 'boolean', description: 'Keep the value as JSON text (at this level, not inside mapping).' },
     delimiter: { type: 'string', default: '.', description: 'Path delimiter of the key.' },
-    destination: { type: 'string', description: 'type table: the table name.' },
+    destination: { type: 'string', description: 'type table: the table name.', examples: ['user_addresses'] },
     tableMapping: {
       type: 'object',
       description: 'type table: the mapping of the nested table.',
       additionalProperties: { $ref: '#/definitions/mappingColumn' },
+      examples: [{ street: 'street', city: { type: 'column', mapping: { destination: 'city' } } }],
     },
     parentKey: {
       type: 'object',
       description: 'type table: the link column to the parent.',
-      properties: { destination: { type: 'string' }, primaryKey: { type: 'boolean' }, disable: { type: 'boolean' } },
+      properties: {
+        destination: { type: 'string', description: 'Name of the link column.', examples: ['user_id'] },
+        primaryKey: { type: 'boolean', description: 'The link column is part of the primary key.' },
+        disable: { type: 'boolean', description: 'No link column.' },
+      },
       additionalProperties: false,
     },
   },
@@ -309,10 +328,14 @@ export const configSchema = {
           type: 'object',
           description: 'Send all requests through an SSH tunnel.',
           properties: {
-            host: { type: 'string', description: 'SSH server.' },
+            host: { type: 'string', description: 'SSH server.', examples: ['bastion.example.com'] },
             port: { type: ['integer', 'string'], description: 'SSH port.', examples: [22] },
-            user: { type: 'string', description: 'SSH user.' },
-            '#privateKey': { type: 'string', description: 'Unencrypted private key (PEM/OpenSSH).' },
+            user: { type: 'string', description: 'SSH user.', examples: ['extractor'] },
+            '#privateKey': {
+              type: 'string',
+              description: 'Unencrypted private key (PEM/OpenSSH).',
+              examples: ['-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl…\n-----END OPENSSH PRIVATE KEY-----\n'],
+            },
           },
           required: ['host', 'port', 'user', '#privateKey'],
           additionalProperties: false,
@@ -320,17 +343,30 @@ export const configSchema = {
         aws: {
           type: 'object',
           description: 'AWS Signature V4 signing of every request.',
+          examples: [
+            {
+              signature: {
+                credentials: { accessKeyId: 'AKIA…', '#secretKey': '…', serviceName: 'execute-api', regionName: 'eu-central-1' },
+              },
+            },
+          ],
           properties: {
             signature: {
               type: 'object',
+              description: 'Signature settings.',
               properties: {
                 credentials: {
                   type: 'object',
+                  description: 'The AWS credentials and the target of the signature; all four must be set.',
                   properties: {
-                    accessKeyId: { type: 'string' },
-                    '#secretKey': { type: 'string' },
-                    serviceName: { type: 'string', examples: ['execute-api'] },
-                    regionName: { type: 'string', examples: ['eu-central-1'] },
+                    accessKeyId: { type: 'string', description: 'AWS access key id.', examples: ['AKIAIOSFODNN7EXAMPLE'] },
+                    '#secretKey': {
+                      type: 'string',
+                      description: 'AWS secret access key.',
+                      examples: ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+                    },
+                    serviceName: { type: 'string', description: 'AWS service name of the API.', examples: ['execute-api'] },
+                    regionName: { type: 'string', description: 'AWS region of the API.', examples: ['eu-central-1'] },
                   },
                   additionalProperties: false,
                 },
@@ -343,7 +379,9 @@ export const configSchema = {
         cache: {
           type: ['boolean', 'object'],
           description: 'Response cache for GET requests (accepted; see README).',
-          properties: { ttl: { type: 'integer', default: 604800 } },
+          properties: {
+            ttl: { type: 'integer', default: 604800, description: 'Seconds a cached response stays fresh.', examples: [3600] },
+          },
         },
       },
       additionalProperties: false,
@@ -351,10 +389,15 @@ export const configSchema = {
     authorization: {
       type: 'object',
       description: 'OAuth credentials injected by the platform (authorization.oauth_api.credentials: #data, appKey, #appSecret).',
+      examples: [{ oauth_api: { credentials: { '#data': '{"access_token":"…"}', appKey: 'client-id', '#appSecret': 'client-secret' } } }],
     },
     action: { type: 'string', default: 'run', description: 'Platform action; "run" extracts.' },
-    image_parameters: { type: 'object', description: 'Component-wide settings injected by the platform (allowed_hosts).' },
-    storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.' },
+    image_parameters: {
+      type: 'object',
+      description: 'Component-wide settings injected by the platform (allowed_hosts).',
+      examples: [{ allowed_hosts: [{ host: 'api.example.com', scheme: 'https' }] }],
+    },
+    storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.', examples: [{ input: {}, output: {} }] },
   },
   additionalProperties: true,
 } as const satisfies SchemaNode;

@@ -76,3 +76,24 @@ test('the README links every user page; the migration page has its three section
     .filter((l) => l.startsWith('## '));
   assert.deepEqual(headings, ['## Identical', '## Deliberate differences', '## Not supported']);
 });
+
+test('every option in the generated tables has a type, a meaning and an example', () => {
+  const missing: string[] = [];
+  for (const file of ['configuration.md', 'pagination.md', 'authentication.md']) {
+    for (const line of pages.get(file)!.split('\n')) {
+      if (!line.startsWith('| `')) continue;
+      const [name, type, , meaning, example] = line
+        .slice(2, -2)
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim());
+      for (const [what, value] of [
+        ['type', type],
+        ['meaning', meaning],
+        ['example', example],
+      ] as const) {
+        if (!value) missing.push(`${file} ${name}: no ${what}`);
+      }
+    }
+  }
+  assert.deepEqual(missing, [], 'add a description or examples to the key in src/config/schema*.ts');
+});
