@@ -221,7 +221,10 @@ export function renderConfigurationPage(schema: Node): string {
     out.push(`## \`parameters.${key}\``, '');
     const description = userText(section.description ?? '');
     if (description) out.push(description, '');
-    const rows = [{ path: `parameters.${key}`, node: section }, ...optionRows(section, `parameters.${key}`)];
+    // The section's own example: the one of the page's introduction, when it has this section.
+    const intro = (MINIMAL_EXAMPLE.parameters as Record<string, unknown>)[key];
+    const own = intro !== undefined && !section.examples ? { ...section, examples: [intro] } : section;
+    const rows = [{ path: `parameters.${key}`, node: own }, ...optionRows(section, `parameters.${key}`)];
     out.push(...optionTable(rows), '');
   }
   out.push('## Other root keys', '', 'Written by the platform; listed so you recognise them.', '');
