@@ -314,8 +314,14 @@ function registerAuthHeaders(req: PreparedRequest, secrets: SecretRegistry): voi
 /** A response body for a log context: redacted before it is cut, so no secret is half shown. */
 function contextBody(body: Buffer, logger: Logger): string {
   const text = logger.secrets.redact(body.subarray(0, MAX_CONTEXT_BODY * 4).toString('utf8'));
-  return text.length > MAX_CONTEXT_BODY || body.length > MAX_CONTEXT_BODY * 4 ? bodyExcerpt(text, body.length) : text;
+  // Retry lines are WARNINGs: without debug, a maintenance page 10 times over must not flood the log.
+  const limit = logger.isDebug() ? MAX_CONTEXT_BODY : RETRY_BODY_CHARS;
+  if (text.length <= limit && body.length <= MAX_CONTEXT_BODY * 4) return text;
+  return limit === MAX_CONTEXT_BODY ? bodyExcerpt(text, body.length) : `${text.slice(0, limit)} (truncated, ${body.length} bytes in total)`;
 }
+
+/** Characters of a response body in a retry line without debug (the whole body with debug, up to 16 KiB). */
+const RETRY_BODY_CHARS = 1024;
 
 /** The debug line after each attempt (beyond the reference): status, size and time of the answer. */
 function responseLine(req: PreparedRequest, response: WireResponse | undefined, failure: CurlError | undefined, ms: number): string {

@@ -89,3 +89,21 @@ test('debug: after each request line, the response status, size and time', async
     new RegExp(`^logger\\.DEBUG: Response 200 OK, 19 bytes in \\d+ ms \\(GET ${s.url}/users\\) \\[\\] \\[\\]$`),
   );
 });
+
+test('without debug, the body in a retry line is cut at 1 KiB; with debug it is kept', async () => {
+  const page = `<html>${'maintenance '.repeat(500)}</html>`;
+  for (const debug of [false, true]) {
+    const s = await startServer((_req, res, i) => {
+      if (i > 0) return json(res, 200, [{ id: 1 }]);
+      res.writeHead(503, { 'Content-Type': 'text/html' });
+      res.end(page);
+    });
+    servers.push(s);
+    const r = await run(config(`${s.url}/`, { debug }));
+    assert.equal(r.code, 0, r.lines.join('\n'));
+    const retry = r.lines.find((l) => l.includes('Http request failed'))!;
+    const body = JSON.parse(retry.slice(retry.indexOf(' {"http_code"') + 1, retry.lastIndexOf(' []'))).body as string;
+    if (debug) assert.equal(body, page);
+    else assert.equal(body, `${page.slice(0, 1024)} (truncated, ${page.length} bytes in total)`);
+  }
+});
