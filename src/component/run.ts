@@ -188,6 +188,12 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
       await result.router.finish();
       const keys = result.router.primaryKeys();
       for (const table of result.sink.opened.keys()) {
+        // A dropped table (empty name): without a bucket the reference still writes its manifest,
+        // `out/tables/.manifest`; with one, the file stays behind in its bucket folder.
+        if (table === '') {
+          if (result.bucket === null) staging.setManifest('', manifestJson(null, table, incremental));
+          continue;
+        }
         staging.setManifest(OutputStaging.fileName(result.bucket, table), manifestJson(result.bucket, table, incremental, keys.get(table)));
       }
     }
@@ -325,7 +331,12 @@ async function runConfiguration(
       ...(run.outputOffload ? { outputOffload: run.outputOffload } : {}),
     });
     run.parsers.push(parser);
-    const sink = run.staging.sink(bucket);
+    const sink = run.staging.sink(bucket, (header) =>
+      logger.warning(
+        `A table whose name sanitises to an empty string is not written (columns ${header.map((h) => `"${h}"`).join(',') || 'none'}), as the reference does. ` +
+          'Name it with a "dataType" of ASCII letters or digits, or map it with "mappings", to keep its rows.',
+      ),
+    );
     const router = new MappingRouter({ mappings: config.get('mappings'), auto: parser, sink, spoolDir: run.staging.spoolDir });
     run.routers.push(router);
     entry = { bucket, parser, router, sink, incremental: undefined };

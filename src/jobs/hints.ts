@@ -160,7 +160,7 @@ export function paginationOptionOf(pagination: Value | undefined, name: string, 
   return undefined;
 }
 
-/** The warning for a second page identical to the first. */
+/** The warning for a second page identical to the first, when the request asked for another page. */
 export function identicalPageWarning(
   logger: Logger,
   job: { endpoint: string; path: string },
@@ -169,16 +169,16 @@ export function identicalPageWarning(
   pagination: Value | undefined,
 ): void {
   const changed = changedParameters(first, second);
-  let which: string;
-  let configPath = 'parameters.api.pagination';
-  if (changed.length === 0) {
-    which = 'the paging parameter';
-  } else {
-    const names = changed.map((n) => `'${n}'`).join(', ');
-    which = `the paging parameter${changed.length === 1 ? '' : 's'} ${names}`;
-    const option = changed.map((n) => paginationOptionOf(pagination, n)).find((p) => p !== undefined);
-    if (option !== undefined) configPath = option;
-  }
+  const path = (r: PhpArray): string => phpString(r.get('endpoint') ?? null).split('?')[0]!;
+  const moved = path(first) !== path(second);
+  // The same request sent twice (the scroller did not move) tells nothing about the API.
+  if (changed.length === 0 && !moved) return;
+  const names = changed.map((n) => `'${n}'`).join(', ');
+  const which =
+    changed.length === 0
+      ? `the next-page link (${phpString(second.get('endpoint') ?? null)})`
+      : `the paging parameter${changed.length === 1 ? '' : 's'} ${names}`;
+  const configPath = changed.map((n) => paginationOptionOf(pagination, n)).find((p) => p !== undefined) ?? 'parameters.api.pagination';
   logger.warning(
     `Job '${job.endpoint}' (${job.path}): page 2 is identical to page 1, so pagination stopped after page 1. ` +
       `The API likely ignores ${which}: check the name and placement the API expects in ${configPath}.`,

@@ -188,6 +188,8 @@ export class JobRunner {
     let previousRecords = 0;
     let page = 0;
     const template = phpString(job.get('endpoint') ?? null);
+    // The current request repeats the one before it (the scroller did not move).
+    let repeated = false;
     let recordCount = 0;
     const { maxPages, maxRecords } = this.ctx.limits ?? {};
     while (request !== null) {
@@ -229,9 +231,11 @@ export class JobRunner {
       // A test read stops the instance here; the scroller is not consulted (nothing more is sent).
       if ((maxPages !== undefined && page + 1 >= maxPages) || (maxRecords !== undefined && recordCount >= maxRecords)) break;
       const next = scroller.nextRequest(instance, value, records);
-      if (next !== null && sameValue(next, description)) {
-        // Beyond the reference: the same request again would return the same page (which the
-        // reference then drops by the same-response stop) or loop forever on a changing API.
+      const repeats = next !== null && sameValue(next, description);
+      if (repeats && repeated) {
+        // The reference sends a repeated request (a cursor that did not move) and normally stops
+        // on the identical response (§3.1.1), so we send it once too (issue 22). When the answer
+        // differed and the request would go out a third time, the reference never ends: we stop.
         logger.warning(
           `Pagination of job '${shownEndpoint}' stopped: the next page request would be identical to the previous one (${phpString(next.get('endpoint') ?? null)}); stopping to avoid an endless loop.`,
           { configPath: 'parameters.api.pagination' },
@@ -239,6 +243,7 @@ export class JobRunner {
         scroller.reset();
         break;
       }
+      repeated = repeats;
       request = next;
       page++;
     }

@@ -115,3 +115,22 @@ test('a single page repeated later (page 3 = page 2) is the reference stop: no w
   assert.equal(s.requests.length, 3);
   assert.deepEqual(warnings(r.lines), []);
 });
+
+test('identical pages: nothing when the request itself did not change; the link when only its path moved', async () => {
+  const { identicalPageWarning } = await import('../../src/jobs/hints.ts');
+  const { createLogger } = await import('../../src/logging/logger.ts');
+  const { PhpArray } = await import('../../src/php/value.ts');
+  const lines: string[] = [];
+  const logger = createLogger({ write: (l) => lines.push(strip(l)) });
+  const request = (endpoint: string, params: [string, number][] = []) =>
+    new PhpArray([
+      ['endpoint', endpoint],
+      ['params', new PhpArray(params)],
+    ]);
+  const job = { endpoint: 'users', path: 'parameters.config.jobs[0]' };
+  identicalPageWarning(logger, job, request('users', [['since', 5]]), request('users', [['since', 5]]), undefined);
+  assert.deepEqual(lines, []);
+  identicalPageWarning(logger, job, request('users'), request('https://api.example.com/users/page/2'), undefined);
+  assert.equal(lines.length, 1);
+  assert.ok(lines[0]!.includes('The API likely ignores the next-page link (https://api.example.com/users/page/2)'), lines[0]);
+});
