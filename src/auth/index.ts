@@ -30,7 +30,7 @@ export function createAuthenticator(setup: AuthSetup): Authenticator | undefined
 }
 
 /** Header names that carry credentials by convention. */
-const CREDENTIAL_HEADER = /auth|token|api[-_]?key|secret|session|cookie|password/i;
+const CREDENTIAL_HEADER = /auth|token|api[-_]?key|(^|[-_])key$|secret|session|cookie|password|signature/i;
 
 /**
  * "Using no authentication." is what the reference says whenever no type is set, even when an
