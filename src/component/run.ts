@@ -2,6 +2,7 @@
  * One run of the component (spec 01 §1.6): data folder → configurations → jobs → tables,
  * manifests and state. Nothing reaches `out/` unless the whole run succeeds.
  */
+import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
@@ -32,6 +33,7 @@ import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
+import { runSyncAction } from '../actions/index.ts';
 import { credentialScope } from '../config/credentialOrigins.ts';
 import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
 import type { RunLimits } from '../jobs/runner.ts';
@@ -131,17 +133,21 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   try {
-    for (const { relative, bytes, failure } of removeStaleStaging(dataDir)) {
-      if (failure === undefined) logger.info(`Removed the staging folder ${relative} (${formatBytes(bytes)}) left by an interrupted run.`);
-      else logger.warning(`Could not remove the staging folder ${relative} left by an interrupted run: ${failure}`);
-    }
     const root = readConfigFile(dataDir);
     logger.secrets.collectFrom(root);
     const action = member(root, 'action');
-    if (!isEmpty(action) && action !== 'run') {
-      throw new UserError(`Action '${phpString(action!)}' is not supported: this component only runs extractions (action "run").`, {
-        configPath: 'action',
+    // Any action other than "run" (even "") is a sync action (05 §1.1): nothing else runs, out/ is untouched.
+    if (action !== undefined && action !== null && action !== 'run') {
+      return await runSyncAction({
+        action,
+        configFile: path.join(dataDir, 'config.json'),
+        logger,
+        ...(options.nowMs ? { nowMs: options.nowMs } : {}),
       });
+    }
+    for (const { relative, bytes, failure } of removeStaleStaging(dataDir)) {
+      if (failure === undefined) logger.info(`Removed the staging folder ${relative} (${formatBytes(bytes)}) left by an interrupted run.`);
+      else logger.warning(`Could not remove the staging folder ${relative} left by an interrupted run: ${failure}`);
     }
     const inputState = readInputState(dataDir, logger);
     const parameters = member(root, 'parameters');

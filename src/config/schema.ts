@@ -391,7 +391,12 @@ export const configSchema = {
       description: 'OAuth credentials injected by the platform (authorization.oauth_api.credentials: #data, appKey, #appSecret).',
       examples: [{ oauth_api: { credentials: { '#data': '{"access_token":"…"}', appKey: 'client-id', '#appSecret': 'client-secret' } } }],
     },
-    action: { type: 'string', default: 'run', description: 'Platform action; "run" extracts.' },
+    action: {
+      type: 'string',
+      default: 'run',
+      description:
+        'Platform action: "run" extracts; test_request, infer_mapping, load_from_curl and perform_function are the UI builder\'s sync actions (README "Sync actions"; any other value: exit 2).',
+    },
     image_parameters: {
       type: 'object',
       description: 'Component-wide settings injected by the platform (allowed_hosts).',
