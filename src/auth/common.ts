@@ -11,6 +11,9 @@ import { pjson } from '../php/jsonEncode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, JsonObject, PhpArray, phpType, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import { isCredentialKey } from '../logging/redact.ts';
+
+export { isCredentialKey };
 import { checkHeader, headerValues } from '../http/headers.ts';
 import { defaultPort, type PreparedRequest } from '../http/prepared.ts';
 import { parseQueryRebuild } from '../php/guzzleQuery.ts';
@@ -180,14 +183,6 @@ export function sha1Hex(text: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // secrets derived by authentication
-
-const CREDENTIAL_KEY = /token|secret|passw|session|cookie|signature|credential|api_?key|auth|(^|_)sid$/i;
-const NOT_CREDENTIAL_KEY = /type|expire|scope|_in$|_at$/i;
-
-/** A key under which a login response or login parameter usually holds a credential. */
-export function isCredentialKey(key: string): boolean {
-  return CREDENTIAL_KEY.test(key) && !NOT_CREDENTIAL_KEY.test(key);
-}
 
 /**
  * Registers the credential-named string leaves of a login response (`access_token`,

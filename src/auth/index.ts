@@ -4,6 +4,7 @@
  */
 import { isEmpty, member } from '../php/value.ts';
 import { phpString } from '../php/stringConversion.ts';
+import { isCredentialKey } from '../logging/redact.ts';
 import type { Authenticator } from '../http/client.ts';
 import { getAuthMethod, type AuthSetup } from './registry.ts';
 import './basic.ts';
@@ -29,8 +30,8 @@ export function createAuthenticator(setup: AuthSetup): Authenticator | undefined
   return spec.create(setup);
 }
 
-/** Header names that carry credentials by convention. */
-const CREDENTIAL_HEADER = /auth|token|api[-_]?key|(^|[-_])key$|secret|session|cookie|password|signature/i;
+/** Header names that carry credentials: those the redaction treats as credentials, and `*-Key`. */
+const isCredentialHeader = (name: string): boolean => isCredentialKey(name) || /(^|[-_])key$/i.test(name);
 
 /**
  * "Using no authentication." is what the reference says whenever no type is set, even when an
@@ -39,7 +40,7 @@ const CREDENTIAL_HEADER = /auth|token|api[-_]?key|(^|[-_])key$|secret|session|co
 export function noAuthenticationLine(sources: ReadonlyMap<string, readonly string[]> | undefined): string {
   const found: string[] = [];
   for (const [path, names] of sources ?? []) {
-    const credentials = names.filter((n) => CREDENTIAL_HEADER.test(n));
+    const credentials = names.filter(isCredentialHeader);
     if (credentials.length > 0) found.push(`${credentials.map((n) => `'${n}'`).join(', ')} from ${path}`);
   }
   if (found.length === 0) return 'Using no authentication.';

@@ -16,6 +16,7 @@ import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { formatBytes, RunStats } from '../logging/runStats.ts';
+import { isCredentialKey } from '../logging/redact.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
 import type { OutputWorkerStart } from '../outputWorker/client.ts';
@@ -164,6 +165,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const outputOffload = options.outputWorker ? outputWorkerOffload(outputWorkerMode(env), options.outputWorker) : undefined;
     let previousParser: AutoParser | undefined;
     const bucketOfConfiguration: (string | null)[] = [];
+    const withheldFrom = new Set<string>();
 
     for (const configuration of configurations) {
       const result = await runConfiguration(configuration, {
@@ -182,6 +184,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         tunnel,
         outputOffload,
         stats,
+        withheldFrom,
         limits: options.limits,
       });
       previousParser = result.parser;
@@ -300,6 +303,8 @@ interface ConfigurationRun {
   /** Counters of the end-of-run summary. */
   stats: RunStats;
   limits: RunLimits | undefined;
+  /** Origins warned about withheld credentials (issue 19 #2): one WARNING per origin per run. */
+  withheldFrom: Set<string>;
 }
 
 async function runConfiguration(
@@ -351,6 +356,9 @@ async function runConfiguration(
   entry.incremental = config.get('incrementalOutput');
 
   clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
+  // when their value is not a # attribute: registered before the first request (issue 19 #1).
+  for (const { name, values } of clientHeaders.entries) if (isCredentialKey(name)) for (const v of values) logger.secrets.addHeaderValue(v);
   const signer = awsSignerFromParameters(run.parameters, run.nowMs);
   const transport = new Transport({
     connectTimeoutMs: api.connectTimeoutMs,
@@ -371,7 +379,8 @@ async function runConfiguration(
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
     stats: run.stats,
-    credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts),
+    credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts, config.get('jobs')),
+    withheldFrom: run.withheldFrom,
   });
   const runner = new JobRunner({
     config,

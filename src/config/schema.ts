@@ -163,7 +163,7 @@ const apiSection = {
       type: 'array',
       items: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' },
       description:
-        'Origins (scheme://host[:port]) that may receive credentials besides those of baseUrl and the login endpoint. Credentials — authentication, Authorization/Cookie headers, headers and query values holding a # value or a login token — are withheld from any other origin a redirect or next-page link leads to, with one WARNING. image_parameters.allowed_hosts entries count too.',
+        'Origins (scheme://host[:port]) that may receive credentials besides those of baseUrl, the login endpoint and job endpoints written as absolute URLs. Credentials — authentication, Authorization/Cookie headers, headers and query values holding a # value or a login token — are withheld from any other origin a redirect or next-page link leads to, with one WARNING. image_parameters.allowed_hosts entries count too.',
       examples: [['https://eu.api.example.com', 'https://files.example.com:8443']],
     },
     query: {

@@ -54,6 +54,8 @@ export interface ClientOptions {
    * everywhere.
    */
   credentialScope?: (url: RequestUrl) => boolean;
+  /** Origins already warned about withheld credentials, shared by the run's clients: one WARNING each. */
+  withheldFrom?: Set<string>;
 }
 
 /** Per-send options (the job runner's prefetching, see jobs/prefetch.ts). */
@@ -129,11 +131,12 @@ export class HttpClient {
   private readonly nowMs: () => number;
   private readonly slots = new Map<string, OrderedSlots>();
   /** Origins already warned about withheld credentials: one WARNING line each. */
-  private readonly withheldFrom = new Set<string>();
+  private readonly withheldFrom: Set<string>;
 
   constructor(options: ClientOptions) {
     this.options = options;
     this.sleep = options.sleep ?? ((ms) => sleepAtLeast(ms));
+    this.withheldFrom = options.withheldFrom ?? new Set();
     this.nowMs = options.nowMs ?? Date.now;
   }
 
@@ -193,16 +196,20 @@ export class HttpClient {
     return next;
   }
 
-  /** Strips credentials from an attempt outside the credential scope; one WARNING per origin. */
-  private withhold(attempt: PreparedRequest, authenticate: boolean, logger: Logger): void {
-    const withheld = withholdCredentials(attempt, logger.secrets);
+  /**
+   * Strips credentials from an attempt outside the credential scope; one WARNING per origin, on
+   * the run's own logger (a prefetched send's deferred lines may be dropped with the send).
+   */
+  private withhold(attempt: PreparedRequest, authenticate: boolean, sendLogger: Logger): void {
+    const logger = this.options.logger;
+    const withheld = withholdCredentials(attempt, sendLogger.secrets);
     if (authenticate && this.options.authenticator) withheld.unshift('authentication');
     if (this.options.signer) withheld.push('AWS signature');
     const origin = `${attempt.url.scheme}://${hostHeader(attempt.url)}`;
     if (withheld.length === 0 || this.withheldFrom.has(origin)) return;
     this.withheldFrom.add(origin);
     logger.warning(
-      `Credentials withheld from ${origin} (${withheld.join(', ')}): it is not the origin of the base URL or the login endpoint. If the API needs them there, add "${origin}" to parameters.api.credentialOrigins.`,
+      `Credentials withheld from ${origin} (${withheld.join(', ')}): a redirect or next-page link leads outside the origins they were configured for (base URL, login endpoint, job endpoints, allowed hosts). If the API needs them there, add "${origin}" to parameters.api.credentialOrigins.`,
       { configPath: 'parameters.api.credentialOrigins' },
     );
   }
@@ -307,7 +314,7 @@ export class HttpClient {
 function registerAuthHeaders(req: PreparedRequest, secrets: SecretRegistry): void {
   for (const name of req.authHeaders) {
     const value = req.headers.get(name);
-    if (value !== undefined) secrets.addRecent(value);
+    if (value !== undefined) secrets.addHeaderValue(value, true);
   }
 }
 

@@ -40,14 +40,34 @@ export const PROTOCOL_HEADERS = new Set([
   'connection',
 ]);
 
+const CREDENTIAL_KEY = /token|secret|passw|session|cookie|signature|credential|api[_-]?key|auth|(^|[_-])sid$/i;
+const NOT_CREDENTIAL_KEY = /type|expire|scope|_in$|_at$/i;
+
+/**
+ * A key (a header name, a login parameter, a member of a login response) under which a
+ * credential usually stands: `access_token`, `X-Api-Key`, `Authorization`, `password`, `session`.
+ */
+export function isCredentialKey(key: string): boolean {
+  return CREDENTIAL_KEY.test(key) && !NOT_CREDENTIAL_KEY.test(key);
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** What may stand right before a value: `=`, a JSON string opening, userinfo, an auth scheme word. */
-const VALUE_BEFORE = String.raw`(?<==|[:,\[]\s*"|[:,\[]\s*\\"|\/\/|\/\/[^\s\/@:]*:|\b(?:Bearer|Basic|Token|token|OAuth|MAC|Digest|Bot)\s)`;
-/** What may stand right after a value: the end of a query value, JSON string, userinfo or word. */
-const VALUE_AFTER = String.raw`(?=$|[&#\s'\x60,;)\]}<>@:]|"(?!\s*:)|\\"(?!\s*:))`;
+/**
+ * The places where a value stands, each as (what comes before, what comes after): a query or
+ * form value, a JSON string (plain or escaped inside another JSON string; not a key), URL
+ * userinfo, and the credential after an auth scheme word.
+ */
+const VALUE_PLACES: [string, string][] = [
+  ['(?<==)', String.raw`(?=$|[&#\s'"\x60,;)\]}<>]|\\")`],
+  [String.raw`(?<=[:,\[]\s*")`, String.raw`(?="(?!\s*:))`],
+  [String.raw`(?<=[:,\[]\s*\\")`, String.raw`(?=\\"(?!\s*:))`],
+  [String.raw`(?<=\/\/)`, String.raw`(?=@|:[^\s\/@]*@)`],
+  [String.raw`(?<=\/\/[^\s\/@:]*:)`, '(?=@)'],
+  [String.raw`(?<=\b(?:Bearer|Basic|Token|token|OAuth|MAC|Digest|Bot)\s)`, String.raw`(?=$|[\s"'\\,;&])`],
+];
 
 export class SecretRegistry {
   /** Forms of secrets ≥ MIN_FREE_LENGTH characters: hidden anywhere. */
@@ -84,6 +104,18 @@ export class SecretRegistry {
     this.recent.set(value, derivedForms(value));
     if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
     this.compiled = undefined;
+  }
+
+  /**
+   * Registers a credential header value, and the credential after its scheme word
+   * (`Bearer <token>`, `Basic <base64>`), which an API may echo on its own.
+   */
+  addHeaderValue(value: string, recent = false): void {
+    const credential = /^(?:Bearer|Basic|Token|token|OAuth|MAC|Digest|Bot)\s+(\S.*)$/.exec(value)?.[1];
+    for (const v of credential === undefined ? [value] : [value, credential]) {
+      if (recent) this.addRecent(v);
+      else this.add(v);
+    }
   }
 
   /** Registers every string (and number) inside a computed value: lists and maps are walked. */
@@ -147,7 +179,10 @@ export class SecretRegistry {
     const boundSource = source(bound);
     this.compiled = {
       free: freeSource === undefined ? undefined : new RegExp(freeSource, 'g'),
-      bound: boundSource === undefined ? undefined : new RegExp(`${VALUE_BEFORE}(?:${boundSource})${VALUE_AFTER}`, 'g'),
+      bound:
+        boundSource === undefined
+          ? undefined
+          : new RegExp(VALUE_PLACES.map(([before, after]) => `${before}(?:${boundSource})${after}`).join('|'), 'g'),
     };
     return this.compiled;
   }

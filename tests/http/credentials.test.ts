@@ -227,3 +227,66 @@ test('api.credentialOrigins that are not origins are user errors naming the entr
     cleanup(r);
   }
 });
+
+test('one WARNING per origin for the whole run, also across iterations', async () => {
+  const base = config('moved') as { parameters: Record<string, unknown> };
+  base.parameters['iterations'] = [{ username: 'ann' }, { username: 'bob' }];
+  const r = await runWith(base);
+  assert.equal(r.code, 0, r.lines.map(strip).slice(-2).join('\n'));
+  assert.equal(other.requests.length - otherFrom, 2);
+  assert.equal(warnings(r.lines).length, 1);
+  cleanup(r);
+});
+
+test('a job endpoint written as an absolute URL on another origin is configured: it gets the credentials', async () => {
+  const r = await runWith(config(`${other.url}/direct`));
+  assert.equal(r.code, 0, r.lines.map(strip).slice(-2).join('\n'));
+  const direct = other.requests.slice(otherFrom);
+  assert.equal(direct.length, 1);
+  assert.ok(direct[0]!.headers['authorization']?.startsWith('Basic ') && direct[0]!.headers['x-api-key'] === SECRETS.key);
+  assert.deepEqual(warnings(r.lines), []);
+  cleanup(r);
+});
+
+test('query authentication: the token is not added to a redirect to another origin', async () => {
+  const r = await runWith(config('moved', { api: { authentication: { type: 'query', query: { apikey: { attr: '#key' }, v: '2' } } } }));
+  assert.equal(r.code, 0, r.lines.map(strip).slice(-2).join('\n'));
+  assert.ok(home.requests[homeFrom]!.target.includes(`apikey=${SECRETS.key}`));
+  const moved = other.requests.slice(otherFrom);
+  assert.deepEqual(
+    moved.map((q) => q.target),
+    ['/moved-here'],
+  );
+  assert.equal(warnings(r.lines).length, 1);
+  cleanup(r);
+});
+
+test('a login token the API copied into a next-page link to another origin is withheld from it', async () => {
+  const foreign = await startFaultServer((_q, res) => sendJson(res, 200, { items: [{ id: 5 }] }));
+  const api = await startFaultServer((q, res) => {
+    if (q.target.startsWith('/login')) return sendJson(res, 200, { token: 'LOGIN-TOKEN-abc123' });
+    sendJson(res, 200, { items: [{ id: 4 }], next: `${foreign.url}/page2?t=LOGIN-TOKEN-abc123&page=2` });
+  });
+  try {
+    const r = await runWith({
+      parameters: {
+        api: {
+          baseUrl: `${api.url}/`,
+          authentication: { type: 'login', loginRequest: { endpoint: 'login' }, apiRequest: { query: { t: 'token' } } },
+          pagination: { method: 'response.url', urlKey: 'next' },
+        },
+        config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] },
+      },
+    });
+    assert.equal(r.code, 0, r.lines.map(strip).slice(-2).join('\n'));
+    assert.deepEqual(
+      foreign.requests.map((q) => q.target),
+      ['/page2?page=2'],
+    );
+    assert.match(warnings(r.lines)[0]!, /\(authentication, query parameter t\)/);
+    cleanup(r);
+  } finally {
+    await foreign.close();
+    await api.close();
+  }
+});

@@ -71,3 +71,11 @@ test('numbers and nested values register their string forms', () => {
   assert.equal(r.redact('?tokenId=77&x=value-123456'), '?tokenId=[hidden]&x=[hidden]');
   assert.equal(r.redact('port 1977 and 77 items'), 'port 1977 and 77 items');
 });
+
+test('a short secret that begins a longer value is left alone', () => {
+  const r = registry('http', 'ab');
+  assert.equal(r.redact('{"url":"http://x/?q=abc&k=ab"}'), '{"url":"http://x/?q=abc&k=[hidden]"}');
+  assert.equal(r.redact('{"k":"ab:c","l":"ab"}'), '{"k":"ab:c","l":"[hidden]"}');
+  assert.equal(r.redact('https://ab@h/ and https://u:ab@h/'), 'https://[hidden]@h/ and https://u:[hidden]@h/');
+  assert.equal(r.redact('https://ab:x@h/ but https://ab:443/p'), 'https://[hidden]:x@h/ but https://ab:443/p');
+});

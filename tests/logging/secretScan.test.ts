@@ -6,7 +6,11 @@
  * body) in its error body; no derived value may appear in any log line in any encoding.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { makeDataDir } from '../helpers/dataDir.ts';
 import { pjsonString } from '../../src/php/jsonEncode.ts';
 import { rawurlencode, urlencode } from '../../src/php/urlEncoding.ts';
 import { cleanup, runWith, sendJson, startFaultServer, strip, type FaultServer } from '../reliability/helpers.ts';
@@ -52,7 +56,8 @@ before(async () => {
     if (q.target.includes('/oauth/token')) return sendJson(res, 200, { access_token: ACCESS, expires_in: 3600 });
     const echo = { headers: q.headers, url: q.target, body: q.body, text: `${q.method} ${q.target} ${JSON.stringify(q.headers)}` };
     // The first attempt of every API request fails with a retryable echo: retry lines carry the body.
-    if (attempt === 0) return sendJson(res, 503, echo);
+    // A date in the past: retried at once (the built command's runs really wait).
+    if (attempt === 0) return sendJson(res, 503, echo, { 'Retry-After': 'Wed, 01 Jan 2020 00:00:00 GMT' });
     if (q.target.includes('/fail')) return sendJson(res, 401, echo);
     sendJson(res, 200, [{ id: 1 }]);
   });
@@ -222,7 +227,7 @@ test('a one-character login token is hidden where it is a value and corrupts not
 });
 
 test('a login answered with a bare token instead of JSON: the token is not shown in the error', async () => {
-  const s = await startFaultServer((q, res) => {
+  const s = await startFaultServer((_q, res) => {
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     res.end('bare-token-0123456789\n');
   });
@@ -240,6 +245,57 @@ test('a login answered with a bare token instead of JSON: the token is not shown
     assert.equal(r.code, 1);
     assert.match(error, /^logger\.ERROR: Invalid JSON response from API/);
     assert.ok(!r.lines.join('\n').includes('bare-token'), error);
+    cleanup(r);
+  } finally {
+    await s.close();
+  }
+});
+
+/** The built command, as the platform runs it: stdout and stderr both scanned. */
+const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
+
+function runCli(dir: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI], { env: { ...process.env, KBC_DATADIR: dir } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+test('the built command: stdout and stderr of login and oauth runs, debug on and off, hold no derived value', {
+  skip: !fs.existsSync(CLI) && 'npm run build first',
+}, async () => {
+  for (const name of [
+    'login: token in the query, session in a header',
+    'oauth20.login: access token from the token response as a Bearer header',
+  ]) {
+    for (const debug of [true, false]) {
+      for (const endpoint of ['users', 'fail']) {
+        const dir = makeDataDir(config(name, endpoint, debug));
+        const r = await runCli(dir);
+        assert.equal(r.code, endpoint === 'fail' ? 1 : 0, r.out.slice(-400));
+        assert.deepEqual(leaks(r.out.split('\n')), [], `${name} ${endpoint} debug ${debug}`);
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
+});
+
+test('credential-named client headers with plain values (no # key) are secrets too', async () => {
+  const s = await startFaultServer((q, res) => sendJson(res, 401, { echo: q.headers['authorization'], key: q.headers['x-api-key'] }));
+  try {
+    const r = await runWith({
+      parameters: {
+        api: { baseUrl: `${s.url}/`, http: { headers: { Authorization: 'Bearer plain-token-42', 'X-Api-Key': 'k9' } } },
+        config: { debug: true, jobs: [{ endpoint: 'users' }] },
+      },
+    });
+    assert.equal(r.code, 1);
+    const text = r.lines.join('\n');
+    assert.ok(!text.includes('plain-token-42') && !text.includes('"k9"'), text);
+    assert.ok(strip(r.lines.at(-1)).includes('"key":"[hidden]"'));
     cleanup(r);
   } finally {
     await s.close();
