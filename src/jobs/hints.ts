@@ -160,13 +160,15 @@ export function paginationOptionOf(pagination: Value | undefined, name: string, 
   return undefined;
 }
 
-/** The warning for a second page identical to the first, when the request asked for another page. */
+/** The warning for a second page identical to the first (or with the same records), when the request asked for another page. */
 export function identicalPageWarning(
   logger: Logger,
   job: { endpoint: string; path: string },
   first: PhpArray,
   second: PhpArray,
   pagination: Value | undefined,
+  /** The whole response repeated (the job stops) or only its records (paging goes on). */
+  stopped: boolean,
 ): void {
   const changed = changedParameters(first, second);
   const path = (r: PhpArray): string => phpString(r.get('endpoint') ?? null).split('?')[0]!;
@@ -180,7 +182,9 @@ export function identicalPageWarning(
       : `the paging parameter${changed.length === 1 ? '' : 's'} ${names}`;
   const configPath = changed.map((n) => paginationOptionOf(pagination, n)).find((p) => p !== undefined) ?? 'parameters.api.pagination';
   logger.warning(
-    `Job '${job.endpoint}' (${job.path}): page 2 is identical to page 1, so pagination stopped after page 1. ` +
+    (stopped
+      ? `Job '${job.endpoint}' (${job.path}): page 2 is identical to page 1, so pagination stopped after page 1. `
+      : `Job '${job.endpoint}' (${job.path}): page 2 holds the same records as page 1; paging goes on as the reference does. `) +
       `The API likely ignores ${which}: check the name and placement the API expects in ${configPath}.`,
     { configPath },
   );

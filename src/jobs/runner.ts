@@ -185,7 +185,7 @@ export class JobRunner {
     let early = prefetch?.sentAs(request) ? prefetch : undefined;
     let previous: Value | undefined;
     let previousRequest: PhpArray | undefined;
-    let previousRecords = 0;
+    let previousRecords: Value[] = [];
     let page = 0;
     const template = phpString(job.get('endpoint') ?? null);
     // The current request repeats the one before it (the scroller did not move).
@@ -205,8 +205,8 @@ export class JobRunner {
       const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger);
       if (previous !== undefined && sameValue(previous, value)) {
         logger.debug(`Job '${jobIdentity(job)}' finished when last response matched the previous!`);
-        if (page === 1 && previousRecords > 0 && previousRequest !== undefined) {
-          identicalPageWarning(logger, { endpoint: template, path }, previousRequest, description, this.ctx.api.pagination);
+        if (page === 1 && previousRecords.length > 0 && previousRequest !== undefined) {
+          identicalPageWarning(logger, { endpoint: template, path }, previousRequest, description, this.ctx.api.pagination, true);
         }
         scroller.reset();
         break;
@@ -220,6 +220,11 @@ export class JobRunner {
       );
       if (maxRecords !== undefined && recordCount + records.length > maxRecords) records = records.slice(0, maxRecords - recordCount);
       recordCount += records.length;
+      // The same records again while the response differs (a timestamp, a request id): the API
+      // likely ignores the paging parameter and the reference pages on, maybe forever.
+      if (page === 1 && records.length > 0 && previousRequest !== undefined && sameValue(records, previousRecords)) {
+        identicalPageWarning(logger, { endpoint: template, path }, previousRequest, description, this.ctx.api.pagination, false);
+      }
       this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
       if (this.ctx.stats) this.ctx.stats.pages++;
       this.hints.page({ path, endpoint: template, dataField: job.get('dataField') }, value, records.length);
@@ -227,7 +232,7 @@ export class JobRunner {
       await this.runChildren(run, records, [...run.order, page]);
       previous = value;
       previousRequest = description;
-      previousRecords = records.length;
+      previousRecords = records;
       // A test read stops the instance here; the scroller is not consulted (nothing more is sent).
       if ((maxPages !== undefined && page + 1 >= maxPages) || (maxRecords !== undefined && recordCount >= maxRecords)) break;
       const next = scroller.nextRequest(instance, value, records);

@@ -128,9 +128,31 @@ test('identical pages: nothing when the request itself did not change; the link 
       ['params', new PhpArray(params)],
     ]);
   const job = { endpoint: 'users', path: 'parameters.config.jobs[0]' };
-  identicalPageWarning(logger, job, request('users', [['since', 5]]), request('users', [['since', 5]]), undefined);
+  identicalPageWarning(logger, job, request('users', [['since', 5]]), request('users', [['since', 5]]), undefined, true);
   assert.equal(lines.length, 0);
-  identicalPageWarning(logger, job, request('users'), request('https://api.example.com/users/page/2'), undefined);
+  identicalPageWarning(logger, job, request('users'), request('https://api.example.com/users/page/2'), undefined, true);
   assert.equal(lines.length, 1);
   assert.ok(lines[0]!.includes('The API likely ignores the next-page link (https://api.example.com/users/page/2)'), lines[0]);
+});
+
+test('page 2 with the same records but a different response: a WARNING, and paging goes on as in the reference', async () => {
+  const page = Array.from({ length: 5 }, (_, i) => ({ id: i }));
+  let n = 0;
+  const s = await api((_req, res) => {
+    n++;
+    // The API ignores `page`; its answers differ by a request id; the third is empty.
+    json(res, 200, { requestId: n, items: n < 3 ? page : [] });
+  });
+  const r = await run(config(`${s.url}/`, { dataField: 'items' }, { pagination: { method: 'pagenum' } }));
+  assert.equal(r.code, 0, r.lines.join('\n'));
+  assert.equal(s.requests.length, 3);
+  const w = warnings(r.lines).filter((l) => l.includes('page 2'));
+  assert.equal(w.length, 1, w.join('\n'));
+  assert.ok(
+    w[0]!.includes(
+      "page 2 holds the same records as page 1; paging goes on as the reference does. The API likely ignores the paging parameter 'page'",
+    ),
+    w[0],
+  );
+  assert.equal(r.tables()['b.customers']!.split('\n').length, 12);
 });
