@@ -93,8 +93,10 @@ export function renderPaginationPage(schema: Node): string {
     'When page 2 is identical to page 1 the extractor stops (as the reference does) and prints a',
     'WARNING naming the parameter the API seems to ignore, for example',
     "`page 2 is identical to page 1 … The API likely ignores the paging parameter 'page'`: check",
-    'the parameter name the API expects (`pageParam`, `offsetParam`, …). A next request identical',
-    'to the previous one also stops the job with a WARNING instead of looping forever.',
+    'the parameter name the API expects (`pageParam`, `offsetParam`, …). When only the records',
+    'repeat (the responses differ by a timestamp, say), paging goes on as in the reference, with the',
+    'same WARNING at page 2. A request repeated a third time in a row stops the job with a WARNING',
+    'instead of looping forever.',
     '',
   );
   return out.join('\n');
