@@ -152,6 +152,8 @@ export interface OptionRow {
  */
 export function optionRows(node: Node, prefix: string, out: OptionRow[] = []): OptionRow[] {
   for (const [key, child] of properties(node)) {
+    // A key documented as belonging elsewhere is not an option here (see misplacedKeys).
+    if (child['x-misplaced'] !== undefined) continue;
     const path = prefix === '' ? key : `${prefix}.${key}`;
     out.push({ path, node: child });
     if (child.$ref) continue;
@@ -189,6 +191,18 @@ const MINIMAL_EXAMPLE = {
   },
 };
 
+/** Keys the schema marks as written in the wrong place: where they appear → where they belong. */
+function misplacedKeys(node: Node, prefix: string, out: [string, string][] = [], seen = new Set<Node>()): [string, string][] {
+  if (seen.has(node)) return out;
+  seen.add(node);
+  for (const [key, child] of properties(node)) {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    if (typeof child['x-misplaced'] === 'string') out.push([path, child['x-misplaced']]);
+    else misplacedKeys(child, path, out, seen);
+  }
+  return out;
+}
+
 export function renderConfigurationPage(schema: Node): string {
   useDefinitions(schema);
   const root = schema;
@@ -218,6 +232,7 @@ export function renderConfigurationPage(schema: Node): string {
     '',
   ];
   for (const [key, section] of properties(parameters)) {
+    if (section['x-misplaced'] !== undefined) continue;
     out.push(`## \`parameters.${key}\``, '');
     const description = userText(section.description ?? '');
     if (description) out.push(description, '');
@@ -231,11 +246,24 @@ export function renderConfigurationPage(schema: Node): string {
   out.push(
     ...optionTable(
       properties(root)
-        .filter(([k]) => k !== 'parameters')
+        .filter(([k, node]) => k !== 'parameters' && node['x-misplaced'] === undefined)
         .map(([path, node]) => ({ path, node })),
     ),
     '',
   );
+  const misplaced = misplacedKeys(properties(root).find(([k]) => k === 'parameters')?.[1] ?? {}, 'parameters');
+  misplacedKeys({ properties: Object.fromEntries(properties(root).filter(([k]) => k !== 'parameters')) }, '', misplaced);
+  if (misplaced.length > 0) {
+    out.push('## Keys in the wrong place', '');
+    out.push('These keys are not read where they are written; the run says so in a WARNING naming where they belong.', '');
+    out.push(
+      ...table(
+        ['written as', 'belongs in'],
+        misplaced.map(([at, target]) => [code(at), target.startsWith('parameters') ? code(target) : target]),
+      ),
+      '',
+    );
+  }
   for (const [name, definition] of Object.entries(definitions)) {
     if (OWN_PAGES[name]) continue;
     out.push(`## ${titleOf(name)}`, '');

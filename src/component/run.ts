@@ -36,34 +36,10 @@ import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
 import { runSyncAction } from '../actions/index.ts';
 import { credentialScope } from '../config/credentialOrigins.ts';
-import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
 import type { RunLimits } from '../jobs/runner.ts';
+import { INCREMENTAL_MESSAGE, preflightChecks, prepareConfiguration, strictFromEnv } from './checks.ts';
 
-/** EX_GENERIC_STRICT=1 (or true/yes) turns pre-flight warnings into an error. */
-export function strictFromEnv(env: NodeJS.ProcessEnv): boolean {
-  return /^(1|true|yes|on)$/i.test(env['EX_GENERIC_STRICT'] ?? '');
-}
-
-/**
- * The checks before any request: the reference's (group B, platform sections) have run when this
- * is called; then the pre-flight findings (WARNING each; with strict, one ERROR and exit 1) and
- * the reference's late crash on a non-boolean incrementalOutput, made early.
- */
-export function preflightChecks(root: Value, configurations: Configuration[], logger: Logger, strict: boolean): number {
-  const findings = preflight(root, configurations);
-  for (const finding of findings) logger.warning(finding.message, { configPath: finding.path });
-  if (strict && findings.length > 0) {
-    throw new UserError(
-      `The configuration has ${findings.length} problem(s), listed above; strict mode (--strict or EX_GENERIC_STRICT=1) stops before any request. Fix them, or run without strict mode.`,
-      { configPath: findings[0]!.path },
-    );
-  }
-  const crash = certainIncrementalCrash(configurations);
-  if (crash !== undefined) throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: crash } });
-  return findings.length;
-}
-
-const INCREMENTAL_MESSAGE = 'incrementalOutput must be a boolean.';
+export { preflightChecks, strictFromEnv } from './checks.ts';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -160,6 +136,12 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     if (sshProxy !== undefined && sshProxy !== null)
       tunnel = createSshTunnel(sshProxy, logger, options.sleep ? { sleep: options.sleep } : {});
     const state = new RunState(inputState, Math.floor(nowMs() / 1000));
+    // Every configuration's start-up checks before the first request (checks.ts); their log
+    // lines come when each configuration really starts, as in the reference.
+    const quiet = createLogger({ write: () => {} });
+    for (const configuration of configurations) {
+      prepareConfiguration(configuration, { root, parameters, state, logger: quiet, requestLogger: quiet, nowMs });
+    }
     staging = new OutputStaging(dataDir);
     const buckets = new Map<string | null, BucketResult>();
     const outputOffload = options.outputWorker ? outputWorkerOffload(outputWorkerMode(env), options.outputWorker) : undefined;

@@ -1,5 +1,5 @@
 /** The schema of a job (`parameters.config.jobs[]`, and `children[]` at any depth). */
-import { functionValue, headerMap, MAP, phpEmpty, type SchemaNode } from './schemaParts.ts';
+import { functionValue, headerMap, MAP, misplaced, phpEmpty, type SchemaNode } from './schemaParts.ts';
 
 const dataPath: SchemaNode = {
   type: ['string', 'object'],
@@ -136,6 +136,9 @@ export const job = {
     },
     id: { type: 'string', description: 'Job identity; jobs with the same identity collapse into one.', examples: ['users'] },
     headers: headerMap('Request headers of this job; they override client headers of the same name.', { 'X-Page-Size': '100' }),
+    pagination: misplaced('parameters.api.pagination (per job: a "scroller" name with the "multiple" method)'),
+    mappings: misplaced('parameters.config.mappings'),
+    http: misplaced('the job\'s own "headers" (or parameters.config.http.headers for every request)'),
   },
   patternProperties: { '^__': { description: 'UI labels (e.g. __NAME); ignored.' } },
   additionalProperties: false,

@@ -60,7 +60,7 @@ const REQUEST_ERROR_MEMBERS: [string, string][] = [
   ['The header name', 'headers'],
 ];
 
-function withJobPath<T>(path: string, build: () => T): T {
+export function withJobPath<T>(path: string, build: () => T): T {
   try {
     return build();
   } catch (e) {

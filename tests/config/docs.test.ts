@@ -82,10 +82,12 @@ test('every option in the generated tables has a type, a meaning and an example'
   for (const file of ['configuration.md', 'pagination.md', 'authentication.md']) {
     for (const line of pages.get(file)!.split('\n')) {
       if (!line.startsWith('| `')) continue;
-      const [name, type, , meaning, example] = line
+      const cells = line
         .slice(2, -2)
         .split(/(?<!\\)\|/)
         .map((c) => c.trim());
+      if (cells.length !== 5) continue; // not an option table (e.g. the keys in the wrong place)
+      const [name, type, , meaning, example] = cells;
       for (const [what, value] of [
         ['type', type],
         ['meaning', meaning],
