@@ -1,9 +1,11 @@
 /** The data-folder contract (spec 01 §1.1–§1.3): where things are and how they are read. */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isUtf8 } from 'node:buffer';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { decodeJson, decodeUtf8Lossy } from '../php/jsonDecode.ts';
+import { jsonSyntaxPlace } from './jsonSyntax.ts';
 import { PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 
@@ -21,11 +23,16 @@ export function readConfigFile(dataDir: string): PhpArray | Value[] {
   } catch {
     throw new ApplicationError(`Configuration file '${dataDir}/config.json' not found.`);
   }
+  // PHP's json_decode refuses invalid UTF-8 in the file (01 §2.4 A2) instead of dropping it.
+  if (!isUtf8(bytes))
+    throw new ApplicationError('Configuration file is not a valid JSON: Malformed UTF-8 characters, possibly incorrectly encoded');
   let value: Value;
+  const text = bytes.toString('utf8');
   try {
-    value = decodeJson(decodeUtf8Lossy(bytes), 'config');
+    value = decodeJson(text, 'config');
   } catch (e) {
-    if (e instanceof JsonDecodeError) throw new ApplicationError(`Configuration file is not a valid JSON: ${e.reason}`);
+    if (e instanceof JsonDecodeError)
+      throw new ApplicationError(`Configuration file is not a valid JSON: ${e.reason}${syntaxErrorPlace(text)}`);
     throw e;
   }
   if (!(value instanceof PhpArray) && !Array.isArray(value)) {
@@ -34,6 +41,12 @@ export function readConfigFile(dataDir: string): PhpArray | Value[] {
     );
   }
   return value;
+}
+
+/** " at line L, column C: <problem>." for a config.json that is not JSON; empty when no place is found. */
+function syntaxErrorPlace(text: string): string {
+  const place = jsonSyntaxPlace(text);
+  return place === undefined ? '' : ` at line ${place.line}, column ${place.column}: ${place.problem}.`;
 }
 
 /** `in/state.json`: optional; unreadable or invalid → warning and an empty state. */

@@ -2,6 +2,7 @@
  * One run of the component (spec 01 §1.6): data folder → configurations → jobs → tables,
  * manifests and state. Nothing reaches `out/` unless the whole run succeeds.
  */
+import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
@@ -14,6 +15,7 @@ import { pjson } from '../php/jsonEncode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { isCredentialKey } from '../logging/redact.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
 import type { OutputWorkerStart } from '../outputWorker/client.ts';
@@ -31,6 +33,36 @@ import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
+import { runSyncAction } from '../actions/index.ts';
+import { credentialScope } from '../config/credentialOrigins.ts';
+import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
+import type { RunLimits } from '../jobs/runner.ts';
+
+/** EX_GENERIC_STRICT=1 (or true/yes) turns pre-flight warnings into an error. */
+export function strictFromEnv(env: NodeJS.ProcessEnv): boolean {
+  return /^(1|true|yes|on)$/i.test(env['EX_GENERIC_STRICT'] ?? '');
+}
+
+/**
+ * The checks before any request: the reference's (group B, platform sections) have run when this
+ * is called; then the pre-flight findings (WARNING each; with strict, one ERROR and exit 1) and
+ * the reference's late crash on a non-boolean incrementalOutput, made early.
+ */
+export function preflightChecks(root: Value, configurations: Configuration[], logger: Logger, strict: boolean): number {
+  const findings = preflight(root, configurations);
+  for (const finding of findings) logger.warning(finding.message, { configPath: finding.path });
+  if (strict && findings.length > 0) {
+    throw new UserError(
+      `The configuration has ${findings.length} problem(s), listed above; strict mode (--strict or EX_GENERIC_STRICT=1) stops before any request. Fix them, or run without strict mode.`,
+      { configPath: findings[0]!.path },
+    );
+  }
+  const crash = certainIncrementalCrash(configurations);
+  if (crash !== undefined) throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: crash } });
+  return findings.length;
+}
+
+const INCREMENTAL_MESSAGE = 'incrementalOutput must be a boolean.';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -43,6 +75,10 @@ export interface RunOptions {
    * src/extractor.ts); when and whether is EX_GENERIC_OUTPUT_WORKER's. None: no worker.
    */
   outputWorker?: OutputWorkerStart;
+  /** Pre-flight findings stop the run before any request (--strict; default: EX_GENERIC_STRICT=1). */
+  strict?: boolean;
+  /** A test read (--max-pages, --max-records): tables written, no state. */
+  limits?: RunLimits;
 }
 
 interface BucketResult {
@@ -64,7 +100,7 @@ function bucketOf(config: PhpArray, api: ApiDescription): string | null {
 function incrementalFlag(v: Value | undefined): boolean {
   if (isEmpty(v)) return false;
   if (v === true) return true;
-  throw new ApplicationError('incrementalOutput must be a boolean.', { context: { path: 'parameters.config.incrementalOutput' } });
+  throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: 'parameters.config.incrementalOutput' } });
 }
 
 export function manifestJson(bucket: string | null, table: string, incremental: boolean, primaryKey: readonly string[] = []): string {
@@ -96,22 +132,27 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   try {
-    for (const { relative, bytes, failure } of removeStaleStaging(dataDir)) {
-      if (failure === undefined) logger.info(`Removed the staging folder ${relative} (${formatBytes(bytes)}) left by an interrupted run.`);
-      else logger.warning(`Could not remove the staging folder ${relative} left by an interrupted run: ${failure}`);
-    }
     const root = readConfigFile(dataDir);
     logger.secrets.collectFrom(root);
     const action = member(root, 'action');
-    if (!isEmpty(action) && action !== 'run') {
-      throw new UserError(`Action '${phpString(action!)}' is not supported: this component only runs extractions (action "run").`, {
-        configPath: 'action',
+    // Any action other than "run" (even "") is a sync action (05 §1.1): nothing else runs, out/ is untouched.
+    if (action !== undefined && action !== null && action !== 'run') {
+      return await runSyncAction({
+        action,
+        configFile: path.join(dataDir, 'config.json'),
+        logger,
+        ...(options.nowMs ? { nowMs: options.nowMs } : {}),
       });
+    }
+    for (const { relative, bytes, failure } of removeStaleStaging(dataDir)) {
+      if (failure === undefined) logger.info(`Removed the staging folder ${relative} (${formatBytes(bytes)}) left by an interrupted run.`);
+      else logger.warning(`Could not remove the staging folder ${relative} left by an interrupted run: ${failure}`);
     }
     const inputState = readInputState(dataDir, logger);
     const parameters = member(root, 'parameters');
     const configurations = buildConfigurations(parameters);
     checkPlatformSections(parameters);
+    preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env));
     const sshProxy = member(parameters, 'sshProxy');
     // Opened lazily at the first HTTP attempt and shared by all configurations (01 §6.1).
     if (sshProxy !== undefined && sshProxy !== null)
@@ -122,6 +163,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const outputOffload = options.outputWorker ? outputWorkerOffload(outputWorkerMode(env), options.outputWorker) : undefined;
     let previousParser: AutoParser | undefined;
     const bucketOfConfiguration: (string | null)[] = [];
+    const withheldFrom = new Set<string>();
 
     for (const configuration of configurations) {
       const result = await runConfiguration(configuration, {
@@ -139,6 +181,8 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         env,
         tunnel,
         outputOffload,
+        withheldFrom,
+        limits: options.limits,
       });
       previousParser = result.parser;
       bucketOfConfiguration[configuration.index] = result.bucket;
@@ -150,6 +194,12 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
       await result.router.finish();
       const keys = result.router.primaryKeys();
       for (const table of result.sink.opened.keys()) {
+        // A dropped table (empty name): without a bucket the reference still writes its manifest,
+        // `out/tables/.manifest`; with one, the file stays behind in its bucket folder.
+        if (table === '') {
+          if (result.bucket === null) staging.setManifest('', manifestJson(null, table, incremental));
+          continue;
+        }
         staging.setManifest(OutputStaging.fileName(result.bucket, table), manifestJson(result.bucket, table, incremental, keys.get(table)));
       }
     }
@@ -159,7 +209,11 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const counts = staging.rowCounts();
     if (staging.commit() === 'copy') logger.debug('out/tables is on another file system than out/: the tables were copied into place.');
     staging = undefined;
-    RunState.write(dataDir, finalState);
+    if (options.limits === undefined) RunState.write(dataDir, finalState);
+    else
+      logger.warning(
+        `Test read (${describeLimits(options.limits)}): the tables hold a sample of the data, not all of it; out/state.json was not written.`,
+      );
     for (const [file, rows] of counts) logger.info(`Table ${file}: ${rows} rows.`);
     logger.info('Extractor finished successfully.');
     return 0;
@@ -185,6 +239,13 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     process.removeListener('SIGTERM', onSignal);
     process.removeListener('SIGINT', onSignal);
   }
+}
+
+function describeLimits(limits: RunLimits): string {
+  const parts: string[] = [];
+  if (limits.maxPages !== undefined) parts.push(`at most ${limits.maxPages} page(s) per job`);
+  if (limits.maxRecords !== undefined) parts.push(`at most ${limits.maxRecords} record(s) per job`);
+  return parts.join(', ');
 }
 
 function formatBytes(bytes: number): string {
@@ -229,6 +290,9 @@ interface ConfigurationRun {
   tunnel: SshTunnel | undefined;
   /** The output phase's offload for the automatic parsers (the output worker), if any. */
   outputOffload: OutputOffloadStarter | undefined;
+  limits: RunLimits | undefined;
+  /** Origins warned about withheld credentials (issue 19 #2): one WARNING per origin per run. */
+  withheldFrom: Set<string>;
 }
 
 async function runConfiguration(
@@ -265,7 +329,12 @@ async function runConfiguration(
       ...(run.outputOffload ? { outputOffload: run.outputOffload } : {}),
     });
     run.parsers.push(parser);
-    const sink = run.staging.sink(bucket);
+    const sink = run.staging.sink(bucket, (header) =>
+      logger.warning(
+        `A table whose name sanitises to an empty string is not written (columns ${header.map((h) => `"${h}"`).join(',') || 'none'}), as the reference does. ` +
+          'Name it with a "dataType" of ASCII letters or digits, or map it with "mappings", to keep its rows.',
+      ),
+    );
     const router = new MappingRouter({ mappings: config.get('mappings'), auto: parser, sink, spoolDir: run.staging.spoolDir });
     run.routers.push(router);
     entry = { bucket, parser, router, sink, incremental: undefined };
@@ -274,6 +343,9 @@ async function runConfiguration(
   entry.incremental = config.get('incrementalOutput');
 
   clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
+  // when their value is not a # attribute: registered before the first request (issue 19 #1).
+  for (const { name, values } of clientHeaders.entries) if (isCredentialKey(name)) for (const v of values) logger.secrets.addHeaderValue(v);
   const signer = awsSignerFromParameters(run.parameters, run.nowMs);
   const transport = new Transport({
     connectTimeoutMs: api.connectTimeoutMs,
@@ -293,6 +365,8 @@ async function runConfiguration(
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
+    credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts, config.get('jobs')),
+    withheldFrom: run.withheldFrom,
   });
   const runner = new JobRunner({
     config,
@@ -304,6 +378,7 @@ async function runConfiguration(
     functions: { attr: flattenContext(attributesOf(config)), time: flattenContext(run.state.timeValues()) },
     compatLevel: compatLevelOf(config),
     nowMs: run.nowMs,
+    ...(run.limits ? { limits: run.limits } : {}),
   });
   try {
     await runner.run();

@@ -6,8 +6,8 @@
  */
 "use strict";
 export const config = validate14;
-const schema13 = {"description":"What to extract (spec 01 §2.2).","allOf":[{"not":{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},"x-error":"The 'config' section is required in the configuration."},{"required":["jobs"],"x-error":"The 'jobs' section is required in the configuration.","properties":{"jobs":{"description":"The jobs, run in order.","allOf":[{"type":["array","object"],"not":{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},"x-error":"The 'jobs' section is required in the configuration."},{"items":{"$ref":"#/definitions/job"},"additionalProperties":{"$ref":"#/definitions/job"}}]}}}],"properties":{"outputBucket":{"description":"Output bucket; tables go to in.c-<outputBucket>.<table>."},"id":{"description":"Used for the bucket name ex-api-<api.name>-<id> when outputBucket is empty."},"debug":{"description":"Log every HTTP request (secrets hidden)."},"incrementalOutput":{"type":["boolean","null","string","integer","number","array","object"],"description":"Load tables incrementally (JSON boolean)."},"http":{"description":"{headers: {...}}: headers of every request; they override api.http.headers."},"mappings":{"description":"User-defined mappings by dataType."},"userData":{"description":"Extra columns for the rows of root jobs."},"compatLevel":{"description":"Parser compatibility level (default 3; 1 = legacy parser)."}}};
-const schema12 = {"description":"A job: one resource of the API, its pages and its child jobs (spec 03 §1.2).","allOf":[{"type":["object","array"],"x-error":"Job configuration must be an array: {value}"},{"properties":{"params":{"description":"Request parameters; object values may be user functions.","anyOf":[{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},{"type":["object","array"]}],"x-error":"The 'params' property must be an array."}}},{"required":["endpoint"],"x-error":"The 'endpoint' property must be set in job.","properties":{"endpoint":{"description":"URL or URL fragment, resolved against api.baseUrl; {placeholders} in child jobs.","not":{"enum":[null,""]},"x-error":"The 'endpoint' property must be set in job."}}},{"properties":{"children":{"description":"Child jobs, run for every record of each page.","allOf":[{"anyOf":[{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},{"type":["object","array"]}],"x-error":"The 'children' property must an array of jobs."},{"items":{"$ref":"#/definitions/job"},"additionalProperties":{"$ref":"#/definitions/job"}}]}}}],"properties":{"method":{"description":"GET (default), POST or FORM, case-insensitive."},"dataType":{"description":"Record type: names the output table and selects a mapping. Defaults to the endpoint."},"dataField":{"description":"Where the records are: a path string or {path, delimiter}. Auto-detected when absent."},"responseFilter":{"description":"Members kept as JSON text instead of being flattened."},"responseFilterDelimiter":{"description":"Path delimiter of responseFilter (default \".\")."},"placeholders":{"description":"Child jobs: placeholder name → path in the parent record, or {path, function, args}."},"recursionFilter":{"description":"Child jobs: condition on the parent record, e.g. \"type!=admin&id>10\"."},"scroller":{"description":"Scroller name with \"multiple\" pagination."},"userData":{"description":"Extra columns added to the rows of this job."},"id":{"description":"Job identity; jobs with the same identity collapse into one."},"headers":{"description":"Request headers of this job."}}};
+const schema13 = {"allOf":[{"not":{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},"x-error":"The 'config' section is required in the configuration."},{"required":["jobs"],"x-error":"The 'jobs' section is required in the configuration.","properties":{"jobs":{"description":"The jobs, run in order.","allOf":[{"type":["array","object"],"not":{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},"x-error":"The 'jobs' section is required in the configuration."},{"x-check":true,"items":{"$ref":"#/definitions/job"},"additionalProperties":{"$ref":"#/definitions/job"}}]}}}]};
+const schema12 = {"allOf":[{"type":["object","array"],"x-error":"Job configuration must be an array: {value}"},{"properties":{"params":{"description":"Request parameters; object values may be user functions.","anyOf":[{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},{"type":["object","array"]}],"x-error":"The 'params' property must be an array."}}},{"required":["endpoint"],"x-error":"The 'endpoint' property must be set in job.","properties":{"endpoint":{"description":"URL or URL fragment, resolved against api.baseUrl; {placeholders} in child jobs.","not":{"enum":[null,""]},"x-error":"The 'endpoint' property must be set in job."}}},{"properties":{"children":{"allOf":[{"anyOf":[{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},{"type":["object","array"]}],"x-error":"The 'children' property must an array of jobs."},{"x-check":true,"items":{"$ref":"#/definitions/job"},"additionalProperties":{"$ref":"#/definitions/job"}}]}}}]};
 const wrapper0 = {validate: validate11};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -475,16 +475,17 @@ vErrors = null;
 var valid7 = _errs29 === errors;
 if(valid7){
 const _errs46 = errors;
+if(errors === _errs46){
 if(Array.isArray(data2)){
 var valid10 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-const _errs47 = errors;
+const _errs48 = errors;
 if(!(wrapper0.validate(data2[i0], {instancePath:instancePath+"/children/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
 errors = vErrors.length;
 }
-var valid10 = _errs47 === errors;
+var valid10 = _errs48 === errors;
 if(!valid10){
 break;
 }
@@ -493,14 +494,15 @@ break;
 if(errors === _errs46){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key0 in data2){
-const _errs49 = errors;
+const _errs50 = errors;
 if(!(wrapper0.validate(data2[key0], {instancePath:instancePath+"/children/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data2,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
 errors = vErrors.length;
 }
-var valid11 = _errs49 === errors;
+var valid11 = _errs50 === errors;
 if(!valid11){
 break;
+}
 }
 }
 }
@@ -887,16 +889,17 @@ vErrors = null;
 var valid4 = _errs18 === errors;
 if(valid4){
 const _errs34 = errors;
+if(errors === _errs34){
 if(Array.isArray(data0)){
 var valid7 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-const _errs35 = errors;
+const _errs36 = errors;
 if(!(validate11(data0[i0], {instancePath:instancePath+"/jobs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
 errors = vErrors.length;
 }
-var valid7 = _errs35 === errors;
+var valid7 = _errs36 === errors;
 if(!valid7){
 break;
 }
@@ -905,14 +908,15 @@ break;
 if(errors === _errs34){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 for(const key0 in data0){
-const _errs37 = errors;
+const _errs38 = errors;
 if(!(validate11(data0[key0], {instancePath:instancePath+"/jobs/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
 errors = vErrors.length;
 }
-var valid8 = _errs37 === errors;
+var valid8 = _errs38 === errors;
 if(!valid8){
 break;
+}
 }
 }
 }
@@ -925,23 +929,12 @@ var valid4 = _errs34 === errors;
 }
 var valid0 = _errs15 === errors;
 }
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.incrementalOutput !== undefined){
-let data3 = data.incrementalOutput;
-if((((typeof data3 != "object") && (typeof data3 !== "boolean")) && (typeof data3 !== "string")) && (!(typeof data3 == "number"))){
-validate14.errors = [{instancePath:instancePath+"/incrementalOutput",schemaPath:"#/properties/incrementalOutput/type",keyword:"type",params:{type: schema13.properties.incrementalOutput.type},message:"must be boolean,null,string,integer,number,array,object",schema:schema13.properties.incrementalOutput.type,parentSchema:schema13.properties.incrementalOutput,data:data3}];
-return false;
-}
-}
-}
-}
 validate14.errors = vErrors;
 return errors === 0;
 }
 
 export const api = validate17;
-const schema14 = {"description":"How to talk to the API (spec 01 §3).","properties":{"baseUrl":{"description":"Base URL (string or user function)."},"name":{"description":"API name used in the default bucket name (default \"generic\")."},"caCertificate":{"type":["string","null"],"x-error":"The 'caCertificate' must be string.","description":"PEM CA bundle trusted instead of the system CAs."},"clientCertificate":{"type":["string","null"],"x-error":"The 'clientCertificate' must be string.","description":"Not used: see #clientCertificate."},"#clientCertificate":{"description":"PEM client certificate followed by its private key (mutual TLS)."},"retryConfig":{"description":"Retries: maxRetries (10), http.retryHeader (Retry-After), http.codes, curl.codes."},"http":{"description":"headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s), concurrency (10; requests on the wire at once per host; env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; any value gives the same output)."},"authentication":{"description":"Authentication: type basic, query, login, oauth10, oauth20, oauth20.login."},"pagination":{"description":"Pagination: method offset, pagenum, response.url, response.param, cursor, multiple, zendesk.response.url."}}};
+const schema14 = {"properties":{"caCertificate":{"type":["string","null"],"x-error":"The 'caCertificate' must be string.","description":"PEM CA bundle trusted instead of the system CAs."},"clientCertificate":{"type":["string","null"],"x-error":"The 'clientCertificate' must be string.","description":"Not used: see #clientCertificate."}}};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

@@ -37,6 +37,13 @@ export interface RunnerContext {
   nowMs: () => number;
   /** Called after every output page; defaults to INFO progress lines at most every 5 seconds. */
   progress?: ProgressHook;
+  /** A test read: each job instance (children included) stops after so many pages or records. */
+  limits?: RunLimits;
+}
+
+export interface RunLimits {
+  maxPages?: number;
+  maxRecords?: number;
 }
 
 /** Where a request-building error points in the job's configuration. */
@@ -45,6 +52,8 @@ const REQUEST_ERROR_MEMBERS: [string, string][] = [
   ['The "params" property', 'params'],
   ['The "headers" property', 'headers'],
   ['The "endpoint" property', 'endpoint'],
+  ['The value of header', 'headers'],
+  ['The header name', 'headers'],
 ];
 
 function withJobPath<T>(path: string, build: () => T): T {
@@ -169,6 +178,10 @@ export class JobRunner {
     let early = prefetch?.sentAs(request) ? prefetch : undefined;
     let previous: Value | undefined;
     let page = 0;
+    // The current request repeats the one before it (the scroller did not move).
+    let repeated = false;
+    let recordCount = 0;
+    const { maxPages, maxRecords } = this.ctx.limits ?? {};
     while (request !== null) {
       const description = request;
       let response: ClientResponse;
@@ -192,14 +205,20 @@ export class JobRunner {
         job.get('responseFilterDelimiter') ?? null,
         this.ctx.compatLevel,
       );
+      if (maxRecords !== undefined && recordCount + records.length > maxRecords) records = records.slice(0, maxRecords - recordCount);
+      recordCount += records.length;
       this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
       this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
       await this.runChildren(run, records, [...run.order, page]);
       previous = value;
+      // A test read stops the instance here; the scroller is not consulted (nothing more is sent).
+      if ((maxPages !== undefined && page + 1 >= maxPages) || (maxRecords !== undefined && recordCount >= maxRecords)) break;
       const next = scroller.nextRequest(instance, value, records);
-      if (next !== null && sameValue(next, description)) {
-        // Beyond the reference: the same request again would return the same page (which the
-        // reference then drops by the same-response stop) or loop forever on a changing API.
+      const repeats = next !== null && sameValue(next, description);
+      if (repeats && repeated) {
+        // The reference sends a repeated request (a cursor that did not move) and normally stops
+        // on the identical response (§3.1.1), so we send it once too (issue 22). When the answer
+        // differed and the request would go out a third time, the reference never ends: we stop.
         logger.warning(
           `Pagination of job '${shownEndpoint}' stopped: the next page request would be identical to the previous one (${phpString(next.get('endpoint') ?? null)}); stopping to avoid an endless loop.`,
           { configPath: 'parameters.api.pagination' },
@@ -207,6 +226,7 @@ export class JobRunner {
         scroller.reset();
         break;
       }
+      repeated = repeats;
       request = next;
       page++;
     }

@@ -323,6 +323,13 @@ export class LegacyOutput {
         for (let j = 0; j < childPlan.names.length; j++) {
           set(legacySafe(col.name + '_' + childPlan.names[j]!), nested[j]!);
         }
+      } else if (col.t === 'object') {
+        // A list or scalar where the struct has an object (the analysis skipped this record's
+        // object: its first member was an empty object, §5.2). The reference fails (a type
+        // error, exit 2); its JSON text goes into the first column of the object (issue 22).
+        const first = this.plan(col.sub, []).names[0];
+        if (first === undefined) throw new UserError(unplacedValue(col.sub));
+        set(legacySafe(col.name + '_' + first), pjson(value, 'p17'));
       } else if (col.t.startsWith('arrayOf')) {
         const list = Array.isArray(value) ? value : [value];
         const linkValue = link.get();
@@ -339,4 +346,11 @@ export class LegacyOutput {
     }
     return values;
   }
+}
+
+function unplacedValue(type: string): string {
+  return (
+    `Error parsing response JSON: a value at '${type}' is not an object, although the legacy parser ("compatLevel": 1) ` +
+    'knows it as an object without columns. Remove "compatLevel" to use the current parser, or map this data type with "mappings".'
+  );
 }

@@ -104,3 +104,10 @@ test('legacy: scalar → list upgrade and arrayOfNULL', async () => {
 test('legacy: invalid types in the state fail', async () => {
   assert.throws(() => legacy('{"json_parser.struct":{"users":{"id":"weird"}},"json_parser.structVersion":2}'), UserError);
 });
+
+test("a list or scalar where the struct has an object (analysis skipped it): its JSON text in the object's first column (issue 22)", async () => {
+  // The second and third `o` start with an empty object: the analysis skips them (§5.2), so `o.x`
+  // stays an object; the reference then fails with a type error (exit 2).
+  const sink = await run(legacy(), [['[{"o":{"x":{"y":1,"z":2}}},{"o":{"e":{},"x":[1,"a"]}},{"o":{"e":{},"x":5}}]', 'list']]);
+  assert.equal(sink.render('list'), '"o_x_y","o_x_z"\n"1","2"\n"[1,""a""]",""\n"5",""\n');
+});
