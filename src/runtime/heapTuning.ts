@@ -39,8 +39,9 @@ import type { HeapFlags } from '../outputWorker/client.ts';
  *   marks concurrently on a helper thread; with both cores busy (the worker, the API, other
  *   processes) the marking lags and the page texts of ~140 KB each — large objects, promoted
  *   whenever a scavenge meets one while it is decoded — piled up to 8–40 MB before the marking
- *   finished (P2, 1M records, depending on the machine's load). One full GC of the ~15 MB live
- *   heap takes ~5–15 ms; at 1M records it runs ~20 times.
+ *   finished (P2, 1M records, depending on the machine's load). One full GC of the ~10 MB live
+ *   heap takes ~5–10 ms; P1 (100k records) runs a few, P2 some tens: no CPU difference we could
+ *   measure (P1, interleaved, docs/performance.md), 4–6 MB less peak RSS than at 8 MB.
  *
  * These flags are part of the hash V8 checks a code cache against, and a new thread reads it:
  * with them set, a worker rejected Node's built-in code cache and compiled Node's own modules
@@ -52,7 +53,7 @@ const HEAP_GROWING_PERCENT = 25;
 /** Semi-spaces of the output worker's heap (its young generation: two of them). */
 const WORKER_SEMI_SPACE_MB = 2;
 /** Growth of the old generation since the last full GC at which we run one ourselves. */
-const OLD_SLACK_BYTES = 8 * 1024 * 1024;
+const OLD_SLACK_BYTES = 2 * 1024 * 1024;
 /** `node --v8-options` of Node 24: 0 = V8 picks the growing factor itself. */
 const V8_DEFAULT_HEAP_GROWING_PERCENT = 0;
 
