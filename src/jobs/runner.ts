@@ -21,7 +21,7 @@ import { evaluateParams, evaluateUserData } from './evaluation.ts';
 import { bindingColumns, bindingCombinations, substituteEndpoint, type Binding } from './placeholders.ts';
 import { jobIdentity, planJobs } from './plan.ts';
 import { createProgressLog, type ProgressHook } from './progress.ts';
-import { extractRecords } from './records.ts';
+import { extractRecords, recordsAt } from './records.ts';
 import { Prefetcher, type Prefetch, type Speculation } from './prefetch.ts';
 import { parseRecursionFilter } from './recursionFilter.ts';
 import { EmptyJobHints, identicalPageWarning } from './hints.ts';
@@ -202,7 +202,7 @@ export class JobRunner {
       } else {
         response = await this.ctx.client.send(this.prepare(path, description), true, { order: [...run.order, page] });
       }
-      const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger);
+      const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger, recordsAt(job.get('dataField')));
       if (previous !== undefined && sameValue(previous, value)) {
         logger.debug(`Job '${jobIdentity(job)}' finished when last response matched the previous!`);
         if (page === 1 && previousRecords.length > 0 && previousRequest !== undefined) {
