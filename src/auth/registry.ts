@@ -34,6 +34,16 @@ export interface AuthSetup {
 export interface AuthMethodSpec<T extends AuthType = AuthType> {
   type: T;
   description: string;
+  /**
+   * A working `api.authentication` (with the `parameters.config` attributes and the root
+   * `authorization` it reads, if any) and what it sends, rendered in docs/authentication.md.
+   */
+  example: {
+    authentication: Record<string, unknown>;
+    config?: Record<string, unknown>;
+    authorization?: Record<string, unknown>;
+    sends: string;
+  };
   /** The authenticator of options parsed for this type. */
   create(setup: AuthSetup, options: Extract<AuthOptions, { type: T }>): Authenticator;
 }

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
+import { authenticationOf, awsCredentialsOf, headerSourcesOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders } from '../config/api.ts';
 import { buildConfigurations, attributesOf, type Configuration } from '../config/configurations.ts';
 import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
@@ -15,6 +15,7 @@ import { Transport } from '../http/transport.ts';
 import { pjson } from '../php/jsonEncode.ts';
 import { member, PhpArray, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { formatBytes, RunStats } from '../logging/runStats.ts';
 import { isCredentialKey } from '../logging/redact.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
@@ -87,6 +88,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
   const nowMs = options.nowMs ?? Date.now;
   const logger = createLogger(options.write ? { write: options.write } : {});
+  const stats = new RunStats(nowMs());
   const dataDir = resolveDataDir(env);
   let staging: OutputStaging | undefined;
   let tunnel: SshTunnel | undefined;
@@ -154,6 +156,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         env,
         tunnel,
         outputOffload,
+        stats,
         withheldFrom,
         limits: options.limits,
       });
@@ -187,7 +190,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
       logger.warning(
         `Test read (${describeLimits(options.limits)}): the tables hold a sample of the data, not all of it; out/state.json was not written.`,
       );
-    for (const [file, rows] of counts) logger.info(`Table ${file}: ${rows} rows.`);
+    logger.flushRepeats();
+    const summary = stats.summary(counts, nowMs());
+    logger.info(summary.message, summary.context);
     logger.info('Extractor finished successfully.');
     return 0;
   } catch (error) {
@@ -203,6 +208,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         .slice(0, 6)
         .join(' | ');
     }
+    logger.flushRepeats();
     logger.error(err instanceof Error ? err.message : String(err), context);
     return code;
   } finally {
@@ -219,12 +225,6 @@ function describeLimits(limits: RunLimits): string {
   if (limits.maxPages !== undefined) parts.push(`at most ${limits.maxPages} page(s) per job`);
   if (limits.maxRecords !== undefined) parts.push(`at most ${limits.maxRecords} record(s) per job`);
   return parts.join(', ');
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /**
@@ -263,6 +263,8 @@ interface ConfigurationRun {
   tunnel: SshTunnel | undefined;
   /** The output phase's offload for the automatic parsers (the output worker), if any. */
   outputOffload: OutputOffloadStarter | undefined;
+  /** Counters of the end-of-run summary. */
+  stats: RunStats;
   limits: RunLimits | undefined;
   /** Origins warned about withheld credentials (issue 19 #2): one WARNING per origin per run. */
   withheldFrom: Set<string>;
@@ -280,7 +282,7 @@ async function runConfiguration(
   if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(run.parameters, 'config'), 'jobs'));
   let clientHeaders: HeaderList | undefined;
   const authenticator = createAuthenticator({
-    options: authenticationOf(api, config, run.root, logger),
+    options: authenticationOf(api, config, run.root, logger, headerSourcesOf(api, config)),
     attributes: attributesOf(config),
     baseUrl: api.baseUrl,
     logger,
@@ -337,6 +339,7 @@ async function runConfiguration(
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
+    stats: run.stats,
     credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts, config.get('jobs')),
     withheldFrom: run.withheldFrom,
   });
@@ -350,6 +353,7 @@ async function runConfiguration(
     functions: { attr: flattenContext(attributesOf(config)), time: flattenContext(run.state.timeValues()) },
     compatLevel: output.compatLevel,
     nowMs: run.nowMs,
+    stats: run.stats,
     ...(run.limits ? { limits: run.limits } : {}),
   });
   try {

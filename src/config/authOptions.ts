@@ -12,7 +12,7 @@ import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, JsonObject, member, PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 // Importing the methods registers them: an unknown type lists the known ones.
-import '../auth/index.ts';
+import { noAuthenticationLine } from '../auth/index.ts';
 import { getAuthMethod } from '../auth/registry.ts';
 import { oauthDataText, textOf } from '../auth/common.ts';
 import type { ApiDescription } from './api.ts';
@@ -72,6 +72,11 @@ export interface AuthSource {
   oauthCredentials: Value | undefined;
   /** Receives the set-up lines (`Using 'x' authentication.`, deprecations). */
   logger: Logger;
+  /**
+   * Where request headers are configured (config path → header names), so the set-up line can say
+   * that credentials come from headers when no authentication type is set.
+   */
+  headerSources?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -79,14 +84,31 @@ export interface AuthSource {
  * `api.authentication`, legacy `api.query`, the attributes and `authorization.oauth_api.credentials`
  * of config.json's root.
  */
-export function authenticationOf(api: ApiDescription, config: PhpArray, root: Value, logger: Logger): AuthOptions {
+export function authenticationOf(
+  api: ApiDescription,
+  config: PhpArray,
+  root: Value,
+  logger: Logger,
+  headerSources?: ReadonlyMap<string, readonly string[]>,
+): AuthOptions {
   return parseAuthentication({
     authentication: api.authentication,
     legacyQuery: api.api.get('query'),
     attributes: attributesOf(config),
     oauthCredentials: member(member(member(root, 'authorization'), 'oauth_api'), 'credentials'),
     logger,
+    ...(headerSources ? { headerSources } : {}),
   });
+}
+
+/** Where request headers are configured, for the authentication set-up line. */
+export function headerSourcesOf(api: ApiDescription, config: PhpArray): Map<string, string[]> {
+  const names = (v: Value | undefined): string[] => (v instanceof Map ? [...v.keys()] : []);
+  return new Map([
+    ['parameters.api.http.headers', names(member(member(api.api, 'http'), 'headers'))],
+    ['parameters.config.http.headers', names(member(config.get('http'), 'headers'))],
+    ['parameters.api.http.defaultOptions.headers', names(member(api.defaultOptions, 'headers'))],
+  ]);
 }
 
 /**
@@ -98,7 +120,7 @@ export function parseAuthentication(source: AuthSource): AuthOptions {
   const type = member(source.authentication, 'type');
   // PHP-empty type ("", "0", 0, null …) means no authentication.
   if (isEmpty(type)) {
-    source.logger.debug('Using no authentication.');
+    source.logger.debug(noAuthenticationLine(source.headerSources));
     return { type: 'none' };
   }
   const name = typeof type === 'string' ? type : phpString(type ?? null);
