@@ -13,7 +13,7 @@
 import { authentication } from './schemaAuth.ts';
 import { job } from './schemaJob.ts';
 import { pagination } from './schemaPagination.ts';
-import { functionValue, headerMap, MAP, phpEmpty, runtimeSchema, type SchemaNode } from './schemaParts.ts';
+import { functionValue, headerMap, MAP, misplaced, phpEmpty, runtimeSchema, type SchemaNode } from './schemaParts.ts';
 
 const httpStatusList: SchemaNode = { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } };
 
@@ -44,7 +44,16 @@ const retryConfig: SchemaNode = {
           default: [500, 502, 503, 504, 408, 420, 429],
           description: 'Status codes retried (JSON integers).',
           examples: [[429, 503]],
+          items: {
+            type: 'integer',
+            minimum: 100,
+            maximum: 599,
+            'x-hint': 'Codes are compared exactly: "503" as a string never matches a status. Write numbers: [429, 503].',
+          },
         },
+        maxRetries: misplaced(
+          "parameters.api.retryConfig.maxRetries (at the root of retryConfig; the reference's documentation nests it wrongly)",
+        ),
       },
       additionalProperties: false,
     },
@@ -61,9 +70,9 @@ const retryConfig: SchemaNode = {
       },
       additionalProperties: false,
     },
-    headerName: { type: 'string', description: 'Legacy: http.retryHeader.' },
-    httpCodes: { ...httpStatusList, description: 'Legacy: http.codes.' },
-    curlCodes: { type: 'array', items: { type: 'integer' }, description: 'Legacy: curl.codes.' },
+    headerName: { type: 'string', description: 'Legacy: http.retryHeader.', examples: ['Retry-After'] },
+    httpCodes: { ...httpStatusList, description: 'Legacy: http.codes.', examples: [[503]] },
+    curlCodes: { type: 'array', items: { type: 'integer' }, description: 'Legacy: curl.codes.', examples: [[7, 28]] },
   },
   additionalProperties: false,
   examples: [{ maxRetries: 3, http: { codes: [429, 503] } }],
@@ -91,7 +100,8 @@ const apiHttp: SchemaNode = {
       examples: [{ params: { account: 123 } }],
     },
     ignoreErrors: {
-      ...httpStatusList,
+      type: 'array',
+      items: { type: ['integer', 'string'] },
       description: 'Error statuses treated as data (a WARNING each; a non-JSON body becomes {"errorData": …}).',
       default: [],
       examples: [[404]],
@@ -140,13 +150,21 @@ const apiSection = {
       type: ['string', 'null'],
       'x-error': "The 'caCertificate' must be string.",
       description: 'PEM CA bundle trusted instead of the system CAs.',
+      examples: ['-----BEGIN CERTIFICATE-----\nMIIB…\n-----END CERTIFICATE-----\n'],
     },
     clientCertificate: {
       type: ['string', 'null'],
       'x-error': "The 'clientCertificate' must be string.",
       description: 'Not used: see #clientCertificate.',
+      examples: [null],
     },
-    '#clientCertificate': { type: 'string', description: 'PEM client certificate followed by its private key (mutual TLS).' },
+    '#clientCertificate': {
+      type: 'string',
+      description: 'PEM client certificate followed by its private key (mutual TLS).',
+      examples: [
+        '-----BEGIN CERTIFICATE-----\nMIIB…\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----\n',
+      ],
+    },
     retryConfig,
     http: apiHttp,
     authentication: { $ref: '#/definitions/authentication' },
@@ -158,7 +176,17 @@ const apiSection = {
         'Origins (scheme://host[:port]) that may receive credentials besides those of baseUrl, the login endpoint and job endpoints written as absolute URLs. Credentials — authentication, Authorization/Cookie headers, headers and query values holding a # value or a login token — are withheld from any other origin a redirect or next-page link leads to, with one WARNING. image_parameters.allowed_hosts entries count too.',
       examples: [['https://eu.api.example.com', 'https://files.example.com:8443']],
     },
-    query: { ...MAP, description: "Legacy: use authentication type 'query'.", additionalProperties: { description: functionValue } },
+    query: {
+      ...MAP,
+      description: "Legacy: use authentication type 'query'.",
+      additionalProperties: { description: functionValue },
+      examples: [{ apikey: { attr: '#apiKey' } }],
+    },
+    headers: misplaced('parameters.api.http.headers'),
+    ignoreErrors: misplaced('parameters.api.http.ignoreErrors'),
+    defaultOptions: misplaced('parameters.api.http.defaultOptions'),
+    maxRetries: misplaced('parameters.api.retryConfig.maxRetries'),
+    jobs: misplaced('parameters.config.jobs'),
   },
   additionalProperties: false,
 } as const satisfies SchemaNode;
@@ -193,10 +221,19 @@ const configAttributes: Record<string, SchemaNode> = {
     examples: [{ source: 'api' }],
   },
   compatLevel: { type: 'integer', default: 3, description: 'Parser compatibility level (1 = legacy parser).', examples: [1] },
-  username: { type: 'string', description: "Basic authentication: user name (or '#username')." },
-  '#username': { type: 'string', description: 'Basic authentication: user name, encrypted.' },
-  password: { type: 'string', description: "Basic authentication: password (or '#password')." },
-  '#password': { type: 'string', description: 'Basic authentication: password, encrypted.' },
+  username: { type: 'string', description: "Basic authentication: user name (or '#username').", examples: ['john.doe'] },
+  '#username': { type: 'string', description: 'Basic authentication: user name, encrypted.', examples: ['john.doe'] },
+  password: { type: 'string', description: "Basic authentication: password (or '#password').", examples: ['s3cret'] },
+  '#password': { type: 'string', description: 'Basic authentication: password, encrypted.', examples: ['s3cret'] },
+  baseUrl: misplaced('parameters.api.baseUrl'),
+  pagination: misplaced('parameters.api.pagination'),
+  authentication: misplaced('parameters.api.authentication'),
+  retryConfig: misplaced('parameters.api.retryConfig'),
+  headers: misplaced('parameters.config.http.headers'),
+  endpoint: misplaced('a job: parameters.config.jobs[].endpoint'),
+  params: misplaced('a job: parameters.config.jobs[].params'),
+  dataField: misplaced('a job: parameters.config.jobs[].dataField'),
+  children: misplaced('a job: parameters.config.jobs[].children'),
 };
 
 const configSection = {
@@ -239,25 +276,38 @@ const mappingColumn: SchemaNode = {
     type: { type: 'string', enum: ['column', 'user', 'table'], default: 'column', description: 'Kind of definition.' },
     mapping: {
       type: 'object',
+      description: 'type column or user: the column the value goes to.',
       properties: {
-        destination: { type: 'string', description: 'Column name.' },
-        primaryKey: { type: 'boolean', description: 'Part of the primary key.' },
+        destination: { type: 'string', description: 'Column name.', examples: ['customer_id'] },
+        primaryKey: { type: 'boolean', default: false, description: 'Part of the primary key (manifest primary_key).', examples: [true] },
       },
       additionalProperties: false,
+      examples: [{ destination: 'id', primaryKey: true }],
     },
-    forceType: { type: 'boolean', description: 'Keep the value as JSON text (at this level, not inside mapping).' },
-    delimiter: { type: 'string', default: '.', description: 'Path delimiter of the key.' },
-    destination: { type: 'string', description: 'type table: the table name.' },
+    forceType: {
+      type: 'boolean',
+      default: false,
+      description: 'Keep the value as JSON text (at this level, not inside mapping).',
+      examples: [true],
+    },
+    delimiter: { type: 'string', default: '.', description: 'Path delimiter of the key.', examples: ['/'] },
+    destination: { type: 'string', description: 'type table: the table name.', examples: ['orders'] },
     tableMapping: {
       type: 'object',
-      description: 'type table: the mapping of the nested table.',
+      description: 'type table: the mapping of the nested table (record path → column definition).',
       additionalProperties: { $ref: '#/definitions/mappingColumn' },
+      examples: [{ id: 'order_id', total: 'total' }],
     },
     parentKey: {
       type: 'object',
-      description: 'type table: the link column to the parent.',
-      properties: { destination: { type: 'string' }, primaryKey: { type: 'boolean' }, disable: { type: 'boolean' } },
+      description: 'type table: the link column to the parent row (by default a hash named after the parent).',
+      properties: {
+        destination: { type: 'string', description: 'Name of the link column.', examples: ['customer_id'] },
+        primaryKey: { type: 'boolean', default: false, description: 'The link column is part of the primary key.' },
+        disable: { type: 'boolean', default: false, description: 'No link column.' },
+      },
       additionalProperties: false,
+      examples: [{ destination: 'customer_id' }],
     },
   },
   additionalProperties: false,
@@ -309,28 +359,46 @@ export const configSchema = {
           type: 'object',
           description: 'Send all requests through an SSH tunnel.',
           properties: {
-            host: { type: 'string', description: 'SSH server.' },
+            host: { type: 'string', description: 'SSH server.', examples: ['bastion.example.com'] },
             port: { type: ['integer', 'string'], description: 'SSH port.', examples: [22] },
-            user: { type: 'string', description: 'SSH user.' },
-            '#privateKey': { type: 'string', description: 'Unencrypted private key (PEM/OpenSSH).' },
+            user: { type: 'string', description: 'SSH user.', examples: ['tunnel'] },
+            '#privateKey': {
+              type: 'string',
+              description: 'Unencrypted private key (PEM/OpenSSH).',
+              examples: ['-----BEGIN OPENSSH PRIVATE KEY-----\n…'],
+            },
           },
           required: ['host', 'port', 'user', '#privateKey'],
           additionalProperties: false,
+          examples: [{ host: 'bastion.example.com', port: 22, user: 'tunnel', '#privateKey': '-----BEGIN OPENSSH PRIVATE KEY-----\n…' }],
         },
         aws: {
           type: 'object',
           description: 'AWS Signature V4 signing of every request.',
+          examples: [
+            {
+              signature: {
+                credentials: { accessKeyId: 'AKIA…', '#secretKey': '…', serviceName: 'execute-api', regionName: 'eu-central-1' },
+              },
+            },
+          ],
           properties: {
             signature: {
               type: 'object',
+              description: 'Signature V4 settings.',
               properties: {
                 credentials: {
                   type: 'object',
+                  description: 'The AWS credentials and scope; every key must be non-empty.',
                   properties: {
-                    accessKeyId: { type: 'string' },
-                    '#secretKey': { type: 'string' },
-                    serviceName: { type: 'string', examples: ['execute-api'] },
-                    regionName: { type: 'string', examples: ['eu-central-1'] },
+                    accessKeyId: { type: 'string', description: 'Access key id.', examples: ['AKIAIOSFODNN7EXAMPLE'] },
+                    '#secretKey': {
+                      type: 'string',
+                      description: 'Secret access key.',
+                      examples: ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+                    },
+                    serviceName: { type: 'string', description: 'Service of the signature scope.', examples: ['execute-api'] },
+                    regionName: { type: 'string', description: 'Region of the signature scope.', examples: ['eu-central-1'] },
                   },
                   additionalProperties: false,
                 },
@@ -340,10 +408,22 @@ export const configSchema = {
           },
           additionalProperties: false,
         },
+        jobs: misplaced('parameters.config.jobs'),
+        outputBucket: misplaced('parameters.config.outputBucket'),
+        incrementalOutput: misplaced('parameters.config.incrementalOutput'),
+        debug: misplaced('parameters.config.debug'),
+        mappings: misplaced('parameters.config.mappings'),
+        baseUrl: misplaced('parameters.api.baseUrl'),
+        pagination: misplaced('parameters.api.pagination'),
+        authentication: misplaced('parameters.api.authentication'),
+        http: misplaced('parameters.api.http (or parameters.config.http for headers)'),
         cache: {
           type: ['boolean', 'object'],
           description: 'Response cache for GET requests (accepted; see README).',
-          properties: { ttl: { type: 'integer', default: 604800 } },
+          properties: {
+            ttl: { type: 'integer', default: 604800, description: 'Seconds a cached response stays fresh.', examples: [3600] },
+          },
+          examples: [true, { ttl: 3600 }],
         },
       },
       additionalProperties: false,
@@ -351,6 +431,7 @@ export const configSchema = {
     authorization: {
       type: 'object',
       description: 'OAuth credentials injected by the platform (authorization.oauth_api.credentials: #data, appKey, #appSecret).',
+      examples: [{ oauth_api: { credentials: { '#data': '{"access_token":"…"}', appKey: 'client-id', '#appSecret': 'client-secret' } } }],
     },
     action: {
       type: 'string',
@@ -358,8 +439,20 @@ export const configSchema = {
       description:
         'Platform action: "run" extracts; test_request, infer_mapping, load_from_curl and perform_function are the UI builder\'s sync actions (README "Sync actions"; any other value: exit 2).',
     },
-    image_parameters: { type: 'object', description: 'Component-wide settings injected by the platform (allowed_hosts).' },
-    storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.' },
+    image_parameters: {
+      type: 'object',
+      description: 'Component-wide settings injected by the platform (allowed_hosts).',
+      examples: [{ allowed_hosts: [{ host: 'api.example.com', scheme: 'https' }] }],
+    },
+    storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.', examples: [{ input: {}, output: {} }] },
+    $schema: {
+      type: 'string',
+      description: 'The editor schema this file follows (schema/config.schema.json); ignored by the extractor.',
+      examples: ['./schema/config.schema.json'],
+    },
+    sshProxy: misplaced('parameters.sshProxy'),
+    api: misplaced('parameters.api'),
+    config: misplaced('parameters.config'),
   },
   additionalProperties: true,
 } as const satisfies SchemaNode;

@@ -1,5 +1,5 @@
 /** The schema of a job (`parameters.config.jobs[]`, and `children[]` at any depth). */
-import { functionValue, headerMap, MAP, phpEmpty, type SchemaNode } from './schemaParts.ts';
+import { functionValue, headerMap, MAP, misplaced, phpEmpty, type SchemaNode } from './schemaParts.ts';
 
 const dataPath: SchemaNode = {
   type: ['string', 'object'],
@@ -18,9 +18,13 @@ const placeholder: SchemaNode = {
   description:
     'A placeholder of the child endpoint: the path of the value in the parent record (prefix "2:" for the grandparent, …), or {"path": …, "function": …, "args": […]} whose function gets the value as {"placeholder": "value"}.',
   properties: {
-    path: { type: 'string', description: 'Path of the value in the parent record.' },
-    function: { type: 'string', description: 'User function applied to the value (urlencode allowed here).' },
-    args: { type: 'array', description: 'Arguments of the function; {"placeholder": "value"} is the value found at path.' },
+    path: { type: 'string', description: 'Path of the value in the parent record.', examples: ['id'] },
+    function: { type: 'string', description: 'User function applied to the value (urlencode allowed here).', examples: ['urlencode'] },
+    args: {
+      type: 'array',
+      description: 'Arguments of the function; {"placeholder": "value"} is the value found at path.',
+      examples: [[{ placeholder: 'value' }]],
+    },
     placeholder: {
       type: 'string',
       enum: ['value'],
@@ -132,6 +136,9 @@ export const job = {
     },
     id: { type: 'string', description: 'Job identity; jobs with the same identity collapse into one.', examples: ['users'] },
     headers: headerMap('Request headers of this job; they override client headers of the same name.', { 'X-Page-Size': '100' }),
+    pagination: misplaced('parameters.api.pagination (per job: a "scroller" name with the "multiple" method)'),
+    mappings: misplaced('parameters.config.mappings'),
+    http: misplaced('the job\'s own "headers" (or parameters.config.http.headers for every request)'),
   },
   patternProperties: { '^__': { description: 'UI labels (e.g. __NAME); ignored.' } },
   additionalProperties: false,

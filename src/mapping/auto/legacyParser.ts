@@ -107,7 +107,7 @@ export class LegacyStructure {
     try {
       this.analyzeList(records, dataType);
     } catch (e) {
-      if (e instanceof LegacyParseError) throw new UserError(PARSE_ERROR_PREFIX + e.message, { cause: e });
+      if (e instanceof LegacyParseError) throw new UserError(PARSE_ERROR_PREFIX + e.message + LEGACY_TYPE_HINT, { cause: e });
       throw e;
     }
   }
@@ -336,8 +336,9 @@ export class LegacyOutput {
         this.emitList(list, col.sub, [['JSON_parentId', linkValue]]);
         set(col.name, linkValue);
       } else if (col.t === 'NULL') {
-        // Reference edge: the whole record as JSON into the raw column name.
-        set(col.c, pjson(r, 'p17'));
+        // Reference edge: the whole record as JSON into the raw column name; where that is not
+        // a header name the reference fails (exit 2), and the sanitised name takes it (issue 22).
+        set(slots.has(col.c) ? col.c : col.name, pjson(r, 'p17'));
       } else if (value !== null && typeof value === 'object' && !(value instanceof PhpFloat)) {
         set(col.name, pjson(value, 'p17'));
       } else {
@@ -354,3 +355,8 @@ function unplacedValue(type: string): string {
     'knows it as an object without columns. Remove "compatLevel" to use the current parser, or map this data type with "mappings".'
   );
 }
+
+/** What to do about a type error of the legacy parser (its message comes first, unchanged; issue 22). */
+const LEGACY_TYPE_HINT =
+  " The values at this path have different types in different records: keep that member as JSON text with the job's " +
+  '"responseFilter", or map this data type with "mappings" (a column with "forceType": true holds any value as JSON).';

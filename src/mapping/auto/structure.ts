@@ -215,7 +215,8 @@ export class Structure {
     } else if (typeof v !== 'object') {
       t = 'scalar';
     } else if (Array.isArray(v)) {
-      if (encoded === '[]') {
+      // A list in a member named `[]` too: the reference's path ends in `[]` there (issue 22).
+      if (encoded === '[]' || encoded === '_[]') {
         this.warn(`Converting nested array '${path.display()}' to JSON string.`);
         t = 'scalar';
       } else {

@@ -316,6 +316,9 @@ test('a member named "[]": the reference takes it for the list-item marker; its 
 test('a member named "[]" that the reference cannot save (it exits 2): an ordinary column here (issue 22)', async () => {
   const { sink, p } = await run([['[{"[]":1,"id":2},{"id":3}]', 'ep']]);
   assert.equal(renderBytes(sink, 'ep'), '"","id"\n"1","2"\n"","3"\n');
+  // A list in it is a list nested in a list for the reference: JSON text, with its warning.
+  const lists = await run([['[{"[]":[1,{"a":2}],"id":1},{"[]":"x","id":2}]', 'ep']]);
+  assert.equal(renderBytes(lists.sink, 'ep'), '"","id"\n"[1,{""a"":2}]","1"\n"x","2"\n');
   // The member is stored as `_[]` (an ordinary member), never as the item key of an object node.
   assert.match(pjson(p.stateEntries().struct, 'shortest'), /"\[\]":\{"_\[\]":\{"nodeType":"scalar","headerNames":""\},"_id"/);
 });
