@@ -187,11 +187,11 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     }
     writeHeaderOnlyTables(configurations, bucketOfConfiguration, staging);
 
-    const finalState = state.finish();
+    const stateText = RunState.encode(state.finish());
     const counts = staging.rowCounts();
     if (staging.commit() === 'copy') logger.debug('out/tables is on another file system than out/: the tables were copied into place.');
     staging = undefined;
-    if (options.limits === undefined) RunState.write(dataDir, finalState);
+    if (options.limits === undefined) RunState.write(dataDir, stateText);
     else
       logger.warning(
         `Test read (${describeLimits(options.limits)}): the tables hold a sample of the data, not all of it; out/state.json was not written.`,
