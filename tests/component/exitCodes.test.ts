@@ -167,3 +167,15 @@ test('the built command prints no stack trace for these failures either', { skip
   assert.equal(stderr, '');
   assertNoTrace(stdout.split('\n'));
 });
+
+test('a userData value that is a list: exit 1 with the reference message, the column and the fix', async () => {
+  const s = await api('[{"id":1}]');
+  const r = await runIn(makeDataDir(configText(`${s.url}/`, {}, { userData: { tags: ['a', 'b'] } })));
+  assert.equal(r.code, 1);
+  assertNoTrace(r.lines);
+  assert.match(
+    errorLine(r.lines),
+    /Error assigning parentId to a CSV file! \$parentId array cannot be multidimensional\. The column 'tags' .*give userData scalar values/,
+  );
+  assert.ok(outIsEmpty(r.dir));
+});

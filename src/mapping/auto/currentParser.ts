@@ -69,9 +69,15 @@ interface Plan {
 
 /** Rejects list / configuration-map parent values (non-empty), as the reference does. */
 export function checkParentValues(pc: readonly (readonly [string, Value])[]): void {
-  for (const [, v] of pc) {
+  for (const [key, v] of pc) {
     if ((Array.isArray(v) && v.length > 0) || (v instanceof PhpArray && v.size > 0)) {
-      throw new UserError('Error assigning parentId to a CSV file! $parentId array cannot be multidimensional.');
+      // The reference's message, then which column and what to do (it names neither).
+      throw new UserError(
+        'Error assigning parentId to a CSV file! $parentId array cannot be multidimensional. ' +
+          `The column '${key}' (a "userData" key, or a child job's placeholder) holds a list or an object; ` +
+          'give userData scalar values (a structure can be written as a JSON string).',
+        { context: { column: key } },
+      );
     }
   }
 }
