@@ -179,3 +179,11 @@ test('a userData value that is a list: exit 1 with the reference message, the co
   );
   assert.ok(outIsEmpty(r.dir));
 });
+
+test('an error message quoting a value that holds 1e400 quotes it as PHP does (empty), without a crash', async () => {
+  const s = await api('[{"id":{"a":1e400}}]');
+  const r = await runIn(makeDataDir(configText(`${s.url}/`, {}, {}, { pagination: { method: 'cursor', idKey: 'id', param: 'since' } })));
+  assert.equal(r.code, 1);
+  assertNoTrace(r.lines);
+  assert.match(errorLine(r.lines), /Cursor value '' is not numeric\./);
+});
