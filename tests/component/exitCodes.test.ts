@@ -187,3 +187,43 @@ test('an error message quoting a value that holds 1e400 quotes it as PHP does (e
   assertNoTrace(r.lines);
   assert.match(errorLine(r.lines), /Cursor value '' is not numeric\./);
 });
+
+/** Iteration 1 (or job 2) gives a function an object: a crash of the reference, when it starts. */
+function laterCrash(baseUrl: string, where: 'iteration' | 'job'): string {
+  const bad = { endpoint: 'orders', params: { a: { function: 'concat', args: [{ a: 1 }] } } };
+  const root =
+    where === 'iteration'
+      ? {
+          parameters: {
+            api: { baseUrl },
+            config: { outputBucket: 'b', jobs: [{ endpoint: 'users' }] },
+            iterations: [{}, { outputBucket: 'c', jobs: [bad] }],
+          },
+        }
+      : { parameters: { api: { baseUrl }, config: { outputBucket: 'b', jobs: [{ endpoint: 'users' }, bad] } } };
+  return JSON.stringify(root);
+}
+
+for (const where of ['iteration', 'job'] as const) {
+  test(`a crash in a later ${where} does not hide an earlier ${where}'s user error: exit 1, as in the reference`, async () => {
+    const s = await startServer((req, res) => json(res, req.target.includes('users') ? 404 : 200, '[]'));
+    servers.push(s);
+    const r = await runIn(makeDataDir(laterCrash(`${s.url}/`, where)));
+    assert.equal(r.code, 1, r.lines.join('\n'));
+    assert.match(errorLine(r.lines), /The API request failed: \[404\]/);
+    assert.ok(outIsEmpty(r.dir));
+  });
+
+  test(`the later ${where}'s crash comes when it starts, after the earlier one's requests: exit 2`, async () => {
+    const s = await api('[{"id":1}]');
+    const r = await runIn(makeDataDir(laterCrash(`${s.url}/`, where)));
+    assert.equal(r.code, 2);
+    assertNoTrace(r.lines);
+    assert.match(errorLine(r.lines), /Object of class stdClass could not be converted to string/);
+    assert.deepEqual(
+      s.requests.map((q) => q.target),
+      ['/users'],
+    );
+    assert.ok(outIsEmpty(r.dir));
+  });
+}
