@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { PhpArray, PhpFloat, type Value, type ValueMap, isMap, isList } from '../../php/value.ts';
-import { pjson, pjsonOrFalse } from '../../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../../php/jsonEncode.ts';
 import { phpString } from '../../php/stringConversion.ts';
 import { writeValueRow, type TableSink, type TableWriter } from '../../output/tableSink.ts';
 import { ApplicationError } from '../../errors/ApplicationError.ts';
@@ -79,7 +79,7 @@ export class LegacyStructure {
         for (const [c, t] of defs) {
           if (typeof t !== 'string' || !KNOWN_TYPE.test(t)) {
             throw new UserError(
-              `Error loading data structure definition: unknown data type '${isMap(t) || isList(t) ? pjson(t, 'p17') : phpString(t)}' of '${type}.${c}'`,
+              `Error loading data structure definition: unknown data type '${isMap(t) || isList(t) ? pjsonOrFalse(t, 'p17') || '' : phpString(t)}' of '${type}.${c}'`,
             );
           }
           cols.set(c, t);
