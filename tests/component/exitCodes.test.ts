@@ -227,3 +227,14 @@ for (const where of ['iteration', 'job'] as const) {
     assert.ok(outIsEmpty(r.dir));
   });
 }
+
+test('config.json nested 100,000 levels deep: the reference message (exit 2), no stack overflow', async () => {
+  const n = 100_000;
+  const deep = `${'['.repeat(n)}${']'.repeat(n)}`;
+  const r = await runIn(
+    makeDataDir(`{"parameters":{"api":{"baseUrl":"http://127.0.0.1:1/"},"config":{"jobs":[{"endpoint":"u","params":{"a":${deep}}}]}}}`),
+  );
+  assert.equal(r.code, 2);
+  assertNoTrace(r.lines);
+  assert.match(errorLine(r.lines), /logger\.ERROR: Configuration file is not a valid JSON: Maximum stack depth exceeded \[\] \[\]$/);
+});
