@@ -41,7 +41,10 @@ const RUN_FINDINGS_SHOWN = 25;
 
 /**
  * The pre-flight findings (the reference's group B and platform checks have run when this is
- * called), then the reference's late crash on a non-boolean incrementalOutput, made early.
+ * called), then the reference's late crash on a non-boolean incrementalOutput: an error for the
+ * checks (`validate`, `plan`); for a run (`incrementalCrash: 'warn'`) a WARNING only, since the
+ * reference crashes after the whole extraction and any user error of the extraction (exit 1)
+ * comes first (issue 22 class 4) — the run then fails where the reference does.
  * Resolves to the number of findings.
  */
 export function preflightChecks(
@@ -50,6 +53,7 @@ export function preflightChecks(
   logger: Logger,
   strict: boolean,
   shown = RUN_FINDINGS_SHOWN,
+  incrementalCrash: 'throw' | 'warn' = 'throw',
 ): number {
   const findings = preflight(root, configurations);
   for (const finding of findings.slice(0, shown)) logger.warning(finding.message, { configPath: finding.path });
@@ -63,7 +67,12 @@ export function preflightChecks(
     );
   }
   const crash = certainIncrementalCrash(configurations);
-  if (crash !== undefined) throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: crash } });
+  if (crash !== undefined && incrementalCrash === 'throw') throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: crash } });
+  if (crash !== undefined)
+    logger.warning(
+      `${crash} is not a boolean: this run will fail with "${INCREMENTAL_MESSAGE}" (exit 2) after the extraction, when the manifests are written, as the reference does. Set it to true or false.`,
+      { configPath: crash },
+    );
   return findings.length;
 }
 

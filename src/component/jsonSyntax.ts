@@ -114,6 +114,8 @@ export function jsonSyntaxPlace(text: string): SyntaxPlace | undefined {
     scan(text.startsWith('\uFEFF') ? text.slice(1) : text);
     return undefined;
   } catch (e) {
+    // Nesting deeper than the call stack: no place to show (PHP reports the depth, not a place).
+    if (e instanceof RangeError) return undefined;
     if (!(e instanceof Stop)) throw e;
     const before = text.slice(0, e.at);
     const line = before.split('\n').length;

@@ -4,7 +4,7 @@
  * The reference tolerates all of these, so each is a finding (a WARNING, an error with
  * --strict), never a failure by itself. The hard checks (`x-error`) are the validator's.
  */
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isMap, PhpFloat, type Value } from '../php/value.ts';
 import type { SchemaNode } from './schemaParts.ts';
 import { nearest } from './suggest.ts';
@@ -51,7 +51,7 @@ function matchesType(node: SchemaNode, v: Value): boolean {
 
 function shown(path: string, v: Value): string {
   if (/[.[]#|^#/.test(path.split('.').pop() ?? '')) return 'a secret value';
-  const text = pjson(v, 'shortest');
+  const text = pjsonOrFalse(v, 'shortest') || 'a number outside the range of a double';
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 

@@ -13,7 +13,7 @@
  * Misused native functions do not throw: they yield `null`/`false` like PHP (§11.4).
  */
 import { UserError } from '../errors/UserError.ts';
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { phpFloatString } from '../php/stringConversion.ts';
 import { PhpFloat, type Value } from '../php/value.ts';
 import './hash.ts';
@@ -42,7 +42,8 @@ interface State {
 }
 
 function json(v: Value, state: State): string {
-  return pjson(v, state.options.jsonFloats ?? 'shortest');
+  // PHP's json_encode gives false for INF/NaN, which reads as "" in a message.
+  return pjsonOrFalse(v, state.options.jsonFloats ?? 'shortest') || '';
 }
 
 /** How PHP interpolates a scalar into a message (`"$x"`). */

@@ -303,12 +303,23 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
 });
 
 describe('errors made early', () => {
-  it('incrementalOutput "true": the reference crashes after the extraction (exit 2); here before the first request, same message', async () => {
+  it('incrementalOutput "true": a WARNING before the first request, exit 2 after the extraction as in the reference', async () => {
     const before = api.requests.length;
     const r = await run(config({}, { incrementalOutput: 'true', jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }));
     assert.equal(r.code, 2);
+    assert.ok(
+      r.lines.some((l) => l.includes('WARNING: parameters.config.incrementalOutput is not a boolean: this run will fail with')),
+      r.lines.join('\n'),
+    );
     assert.match(r.lines.at(-1)!, /logger\.ERROR: incrementalOutput must be a boolean\. \{"path":"parameters.config.incrementalOutput"\}/);
-    assert.equal(api.requests.length, before);
+    assert.equal(api.requests.length, before + 1);
+    assert.ok(outIsEmpty(r.dir));
+  });
+
+  it('incrementalOutput "true" and an HTTP error during the extraction: the user error wins (exit 1), as in the reference (issue 22)', async () => {
+    const r = await run(config({}, { incrementalOutput: 'true', jobs: [{ endpoint: 'missing' }] }));
+    assert.equal(r.code, 1);
+    assert.match(r.lines.at(-1)!, /logger\.ERROR: The API request failed: \[404\]/);
     assert.ok(outIsEmpty(r.dir));
   });
 
