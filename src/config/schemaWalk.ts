@@ -168,8 +168,9 @@ export class SchemaWalk {
         this.findings.push({ path: at, message: `${at}: unknown key, ignored (${fix})` });
       } else if (typeof extra === 'object') {
         this.walk(extra, child, at);
-      } else if (known.length > 0 && !key.startsWith('#') && !key.startsWith('__') && !this.attributeNames.has(key)) {
+      } else if (extra === true && known.length > 0 && !key.startsWith('#') && !key.startsWith('__') && !this.attributeNames.has(key)) {
         // An open map (config attributes, the file's root): only a near miss of a known key is suspicious.
+        // Not an allOf part (no additionalProperties of its own): the node it belongs to reports its keys.
         const hint = nearest(key, known, 2);
         if (hint !== undefined && hint !== key) {
           const use = /^parameters\.(config|iterations)/.test(path) ? `it is only an attribute for {"attr": "${key}"}` : 'it is ignored';

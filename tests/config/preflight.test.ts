@@ -69,6 +69,19 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.equal(r.code, 0);
   });
 
+  it('a job key in the wrong case (Params, Children): one "unknown key" WARNING each, not an attribute', async () => {
+    const r = await run(config({}, { jobs: [{ endpoint: 'customers', dataField: 'data.customers', Params: { a: 1 }, Children: [] }] }));
+    const w = warnings(r.lines);
+    assert.deepEqual(
+      w.map((l) => /WARNING: (\S+): (.*?) \{/.exec(l)?.slice(1, 3).join(': ')),
+      [
+        'parameters.config.jobs[0].Params: unknown key, ignored (did you mean "params"?)',
+        'parameters.config.jobs[0].Children: unknown key, ignored (did you mean "children"?)',
+      ],
+    );
+    assert.equal(r.code, 0);
+  });
+
   it('unknown pagination method and auth type: the known ones and the nearest', async () => {
     const r = await run(config({ pagination: { method: 'pagenm' } }, { jobs: [{ endpoint: 'customers' }] }));
     assert.match(
