@@ -15,6 +15,9 @@ import { job } from './schemaJob.ts';
 import { pagination } from './schemaPagination.ts';
 import { functionValue, headerMap, MAP, misplaced, phpEmpty, runtimeSchema, type SchemaNode } from './schemaParts.ts';
 
+/** A number written as text ("30", " 1.5e2"), as PHP reads it. */
+const NUMERIC_TEXT = '^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?\\s*$';
+
 const httpStatusList: SchemaNode = { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } };
 
 const retryConfig: SchemaNode = {
@@ -108,14 +111,23 @@ const apiHttp: SchemaNode = {
     },
     connectTimeout: {
       type: ['number', 'string'],
+      // Text is read as a number (PHP); what is not a number, 0 or less, falls back to the default.
+      pattern: NUMERIC_TEXT,
+      minimum: 0,
       default: 30,
-      description: 'Seconds to connect (0 or empty: the default).',
+      description: 'Seconds to connect (0, empty or not a number: the default).',
+      'x-hint': 'Zero, a negative number or text that is not a number means the default of 30 seconds. Write a number of seconds, e.g. 10.',
       examples: [10],
     },
     requestTimeout: {
       type: ['number', 'string'],
+      // Text is read as a number (PHP); what is not a number, 0 or less, falls back to the default.
+      pattern: NUMERIC_TEXT,
+      minimum: 0,
       default: 300,
-      description: 'Seconds for a whole request (0 or empty: the default).',
+      description: 'Seconds for a whole request (0, empty or not a number: the default).',
+      'x-hint':
+        'Zero, a negative number or text that is not a number means the default of 300 seconds. Write a number of seconds, e.g. 60.',
       examples: [60],
     },
     concurrency: {

@@ -82,6 +82,20 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.equal(r.code, 0);
   });
 
+  it('timeouts the reference replaces by its default (text that is not a number, a negative number): a WARNING each', async () => {
+    const r = await run(
+      config({ http: { requestTimeout: 'abc', connectTimeout: -5 } }, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }),
+    );
+    const w = warnings(r.lines).join('\n');
+    assert.match(w, /parameters\.api\.http\.requestTimeout: "abc" is not a value the extractor accepts here .*not a number: the default/);
+    assert.match(w, /parameters\.api\.http\.connectTimeout: -5 is below the minimum 0; .*means the default of 30 seconds/);
+    assert.equal(r.code, 0);
+    const clean = await run(
+      config({ http: { requestTimeout: ' 45 ', connectTimeout: 0 } }, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }),
+    );
+    assert.deepEqual(warnings(clean.lines), []);
+  });
+
   it('unknown pagination method and auth type: the known ones and the nearest', async () => {
     const r = await run(config({ pagination: { method: 'pagenm' } }, { jobs: [{ endpoint: 'customers' }] }));
     assert.match(
