@@ -379,6 +379,15 @@ describe('errors made early', () => {
     );
   });
 
+  it('a byte order mark before the JSON: named (PHP refuses it with "Syntax error" alone)', async () => {
+    const r = await runIn(makeDataDir('\uFEFF{"parameters": {"config": {"jobs": [{"endpoint": "a"}]}}}'));
+    assert.equal(r.code, 2);
+    assert.match(
+      r.lines.at(-1)!,
+      /ERROR: Configuration file is not a valid JSON: Syntax error at line 1, column 1: the file starts with a byte order mark \(BOM\)/,
+    );
+  });
+
   it('strict mode: a warning stops the run before any request, exit 1, nothing written', async () => {
     const before = api.requests.length;
     const dir = makeDataDir(config({}, { jobs: [{ endpoint: 'customers', dataFeild: 'data.customers' }] }));
