@@ -219,7 +219,8 @@ function jsonInner(s: string): string {
  * line format does, and each of these JSON-escaped once more (a response body echoed inside the
  * JSON context of a log line).
  */
-function derivedForms(value: string): string[] {
+/** The forms a secret takes on its way out: raw, URL-encoded (form, raw, WHATWG), base64, JSON-escaped, UTF-8 read as Latin-1. */
+export function derivedForms(value: string): string[] {
   const once = [
     value,
     urlencode(value),

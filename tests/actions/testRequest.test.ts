@@ -197,3 +197,23 @@ test('the helper allow-list checks the top-level job URL by path', async () => {
     `keboola.component.exceptions.UserException: URL "${api.url}/api/users" is not in the allowed hosts whitelist.\n`,
   );
 });
+
+test('secrets masked in every form: a token with reserved characters is percent-encoded in the URL and the debug log', async () => {
+  const token = 'k/1+2=3 é&x';
+  const query = await request(
+    { __AUTH_METHOD: 'api-key', '#__AUTH_TOKEN': token, jobs: [{ endpoint: 'users' }] },
+    { http: { defaultOptions: { params: { key: { attr: '#__AUTH_TOKEN' } } } } },
+  );
+  assert.equal(api.requests.at(-1)!.target, '/users?key=k%2F1%2B2%3D3+%C3%A9%26x');
+  const queryAuth = await request(
+    { '#key': token, jobs: [{ endpoint: 'users' }] },
+    { authentication: { type: 'query', query: { apikey: { attr: '#key' } } } },
+  );
+  for (const r of [query, queryAuth]) {
+    const a = r.answer();
+    assert.match(a.request.url, /\?(key|apikey)=--HIDDEN--$/);
+    assert.ok(!a.debug_log.includes('%2F1%2B2'), a.debug_log);
+    for (const form of [token, encodeURIComponent(token), 'k%2F1%2B2%3D3+%C3%A9%26x', '\\u00e9&x'])
+      assert.ok(!r.stdout.includes(form), `${form} in ${r.stdout}`);
+  }
+});
