@@ -343,7 +343,8 @@ export const configSchema = {
           items: {
             type: 'object',
             description: 'Keys replacing the same top-level keys of config for this run.',
-            properties: configAttributes,
+            // An item's jobs replace config.jobs: checked as jobs are.
+            properties: { jobs: configSection.properties.jobs, ...configAttributes },
             additionalProperties: true,
           },
           description: 'Run the whole configuration once per item; each item replaces top-level keys of config (shallowly).',

@@ -96,6 +96,17 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.deepEqual(warnings(clean.lines), []);
   });
 
+  it('jobs given by an iteration are checked as jobs; a one-letter attribute is no typo of "id"', async () => {
+    const cfg = config({}, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] });
+    (cfg['parameters'] as Record<string, unknown>)['iterations'] = [
+      { x: 1 },
+      { jobs: [{ endpoint: 'customers', dataFeild: 'data.customers' }] },
+    ];
+    const w = warnings((await run(cfg)).lines).filter((l) => l.includes('configPath'));
+    assert.equal(w.length, 1, w.join('\n'));
+    assert.match(w[0]!, /parameters\.iterations\[1\]\.jobs\[0\]\.dataFeild: unknown key, ignored \(did you mean "dataField"\?\)/);
+  });
+
   it('unknown pagination method and auth type: the known ones and the nearest', async () => {
     const r = await run(config({ pagination: { method: 'pagenm' } }, { jobs: [{ endpoint: 'customers' }] }));
     assert.match(
