@@ -42,5 +42,10 @@ export function createBasicAuth(setup: AuthSetup): Authenticator {
 registerAuthMethod({
   type: 'basic',
   description: "HTTP Basic: 'Authorization: Basic …' from config username/#username and password/#password.",
+  example: {
+    authentication: { type: 'basic' },
+    config: { username: 'JohnDoe', '#password': 'secret' },
+    sends: '`Authorization: Basic Sm9obkRvZTpzZWNyZXQ=` (base64 of `JohnDoe:secret`) on every request.',
+  },
   create: createBasicAuth,
 });

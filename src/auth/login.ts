@@ -375,5 +375,16 @@ export function createLoginAuth(setup: AuthSetup): Authenticator {
 registerAuthMethod({
   type: 'login',
   description: 'Login request (loginRequest) whose response feeds apiRequest.headers/apiRequest.query; optional expiry.',
+  example: {
+    authentication: {
+      type: 'login',
+      loginRequest: { endpoint: 'auth/login', method: 'POST', params: { user: { attr: 'username' }, password: { attr: '#password' } } },
+      apiRequest: { headers: { Authorization: { function: 'concat', args: ['Bearer ', { response: 'access_token' }] } } },
+      expires: { response: 'expires_in', relative: true },
+    },
+    config: { username: 'JohnDoe', '#password': 'secret' },
+    sends:
+      '`POST auth/login` with `{"user":"JohnDoe","password":"secret"}` first; then `Authorization: Bearer <access_token of the login response>` on every request, logging in again when `expires_in` seconds have passed.',
+  },
   create: createLoginAuth,
 });

@@ -141,5 +141,19 @@ export function createOAuth10Auth(setup: AuthSetup): Authenticator {
 registerAuthMethod({
   type: 'oauth10',
   description: 'OAuth 1.0a (HMAC-SHA1, Authorization header) with the tokens of authorization.oauth_api.credentials.',
+  example: {
+    authentication: { type: 'oauth10' },
+    authorization: {
+      oauth_api: {
+        credentials: {
+          '#data': '{"oauth_token":"userToken","oauth_token_secret":"tokenSecret"}',
+          appKey: 'consumerKey',
+          '#appSecret': 'consumerSecret',
+        },
+      },
+    },
+    sends:
+      'An `Authorization: OAuth oauth_consumer_key="consumerKey", oauth_nonce=…, oauth_signature=…` header (HMAC-SHA1) on every request.',
+  },
   create: createOAuth10Auth,
 });

@@ -84,5 +84,11 @@ export function createOAuth20Auth(setup: AuthSetup): Authenticator {
 registerAuthMethod({
   type: 'oauth20',
   description: 'OAuth 2.0 with a stored token: headers/query from the authorization (#data, nonce, timestamp), query and request contexts.',
+  example: {
+    authentication: { type: 'oauth20', headers: { Authorization: { function: 'concat', args: ['Bearer ', { authorization: 'data' }] } } },
+    authorization: { oauth_api: { credentials: { '#data': 'SomeToken1234abcd567ef', appKey: 'clientId', '#appSecret': 'clientSecret' } } },
+    sends:
+      '`Authorization: Bearer SomeToken1234abcd567ef` (the token stored by the platform in `authorization.oauth_api.credentials.#data`) on every request.',
+  },
   create: createOAuth20Auth,
 });

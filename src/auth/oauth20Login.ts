@@ -45,5 +45,26 @@ export function createOAuth20LoginAuth(setup: AuthSetup): Authenticator {
 registerAuthMethod({
   type: 'oauth20.login',
   description: "'login' with the OAuth 2.0 application (consumer) and user data (user) available to the login request.",
+  example: {
+    authentication: {
+      type: 'oauth20.login',
+      loginRequest: {
+        endpoint: 'oauth/token',
+        method: 'FORM',
+        params: {
+          grant_type: 'refresh_token',
+          refresh_token: { user: 'refresh_token' },
+          client_id: { consumer: 'client_id' },
+          client_secret: { consumer: 'client_secret' },
+        },
+      },
+      apiRequest: { headers: { Authorization: { function: 'concat', args: ['Bearer ', { response: 'access_token' }] } } },
+    },
+    authorization: {
+      oauth_api: { credentials: { '#data': '{"refresh_token":"r-1234abcd"}', appKey: 'my-client', '#appSecret': 'my-secret' } },
+    },
+    sends:
+      'A form POST to `oauth/token` with the refresh token of the OAuth authorization (`user`) and the application id and secret (`consumer`); then `Authorization: Bearer <access_token>` on every request.',
+  },
   create: createOAuth20LoginAuth,
 });

@@ -49,11 +49,21 @@ export function createQueryAuth(setup: AuthSetup, type = 'query'): Authenticator
 registerAuthMethod({
   type: 'query',
   description: 'Query parameters from authentication.query (functions with attr/query/request contexts) merged into every request URL.',
+  example: {
+    authentication: { type: 'query', query: { apikey: { attr: '#apiKey' } } },
+    config: { '#apiKey': 'k-123456' },
+    sends: '`?apikey=k-123456` added to the query of every request (the value is hidden in logs).',
+  },
   create: (setup) => createQueryAuth(setup, 'query'),
 });
 
 registerAuthMethod({
   type: 'url.query',
   description: "Deprecated alias of 'query'.",
+  example: {
+    authentication: { type: 'url.query', query: { apikey: { attr: '#apiKey' } } },
+    config: { '#apiKey': 'k-123456' },
+    sends: 'The same as \'query\', with a deprecation WARNING: write `"type": "query"` instead.',
+  },
   create: (setup) => createQueryAuth(setup, 'url.query'),
 });

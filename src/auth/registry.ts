@@ -32,11 +32,26 @@ export interface AuthSetup {
    * login request too (02 §6.4). Read lazily at the first login; absent = none.
    */
   clientHeaders?: () => HeaderList;
+  /**
+   * Where request headers are configured (config path → header names), so the set-up line can say
+   * that credentials come from headers when no authentication type is set.
+   */
+  headerSources?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface AuthMethodSpec {
   type: string;
   description: string;
+  /**
+   * A working `api.authentication` (with the `parameters.config` attributes and the root
+   * `authorization` it reads, if any) and what it sends, rendered in docs/authentication.md.
+   */
+  example: {
+    authentication: Record<string, unknown>;
+    config?: Record<string, unknown>;
+    authorization?: Record<string, unknown>;
+    sends: string;
+  };
   /** Validates the configuration and returns the authenticator (throws UserError on bad config). */
   create(setup: AuthSetup): Authenticator;
 }

@@ -15,6 +15,7 @@ import { pjson } from '../php/jsonEncode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { formatBytes, RunStats } from '../logging/runStats.ts';
 import { isCredentialKey } from '../logging/redact.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
@@ -95,6 +96,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
   const nowMs = options.nowMs ?? Date.now;
   const logger = createLogger(options.write ? { write: options.write } : {});
+  const stats = new RunStats(nowMs());
   const dataDir = resolveDataDir(env);
   let staging: OutputStaging | undefined;
   let tunnel: SshTunnel | undefined;
@@ -163,6 +165,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         env,
         tunnel,
         outputOffload,
+        stats,
         withheldFrom,
         limits: options.limits,
       });
@@ -196,7 +199,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
       logger.warning(
         `Test read (${describeLimits(options.limits)}): the tables hold a sample of the data, not all of it; out/state.json was not written.`,
       );
-    for (const [file, rows] of counts) logger.info(`Table ${file}: ${rows} rows.`);
+    logger.flushRepeats();
+    const summary = stats.summary(counts, nowMs());
+    logger.info(summary.message, summary.context);
     logger.info('Extractor finished successfully.');
     return 0;
   } catch (error) {
@@ -212,6 +217,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         .slice(0, 6)
         .join(' | ');
     }
+    logger.flushRepeats();
     logger.error(err instanceof Error ? err.message : String(err), context);
     return code;
   } finally {
@@ -228,12 +234,6 @@ function describeLimits(limits: RunLimits): string {
   if (limits.maxPages !== undefined) parts.push(`at most ${limits.maxPages} page(s) per job`);
   if (limits.maxRecords !== undefined) parts.push(`at most ${limits.maxRecords} record(s) per job`);
   return parts.join(', ');
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /**
@@ -256,6 +256,16 @@ function writeHeaderOnlyTables(configurations: Configuration[], bucketOfConfigur
   }
 }
 
+/** Where request headers are configured, for the authentication set-up line. */
+function headerSourcesOf(api: ApiDescription, config: PhpArray): Map<string, string[]> {
+  const names = (v: Value | undefined): string[] => (v instanceof Map ? [...v.keys()] : []);
+  return new Map([
+    ['parameters.api.http.headers', names(member(member(api.api, 'http'), 'headers'))],
+    ['parameters.config.http.headers', names(member(config.get('http'), 'headers'))],
+    ['parameters.api.http.defaultOptions.headers', names(member(api.defaultOptions, 'headers'))],
+  ]);
+}
+
 interface ConfigurationRun {
   root: Value;
   parameters: Value | undefined;
@@ -272,6 +282,8 @@ interface ConfigurationRun {
   tunnel: SshTunnel | undefined;
   /** The output phase's offload for the automatic parsers (the output worker), if any. */
   outputOffload: OutputOffloadStarter | undefined;
+  /** Counters of the end-of-run summary. */
+  stats: RunStats;
   limits: RunLimits | undefined;
   /** Origins warned about withheld credentials (issue 19 #2): one WARNING per origin per run. */
   withheldFrom: Set<string>;
@@ -298,6 +310,7 @@ async function runConfiguration(
     nowMs: run.nowMs,
     nonce: randomHexNonce,
     clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config),
+    headerSources: headerSourcesOf(api, config),
   });
   const bucket = bucketOf(config, api);
   let entry = run.buckets.get(bucket);
@@ -347,6 +360,7 @@ async function runConfiguration(
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
+    stats: run.stats,
     credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts, config.get('jobs')),
     withheldFrom: run.withheldFrom,
   });
@@ -360,6 +374,7 @@ async function runConfiguration(
     functions: { attr: flattenContext(attributesOf(config)), time: flattenContext(run.state.timeValues()) },
     compatLevel: compatLevelOf(config),
     nowMs: run.nowMs,
+    stats: run.stats,
     ...(run.limits ? { limits: run.limits } : {}),
   });
   try {

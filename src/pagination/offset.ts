@@ -103,5 +103,9 @@ registerPaginationMethod({
     firstPageParams: 'Send limit/offset on the first page too (truthiness). Default true.',
     offsetFromJob: "Start from the job's own `offsetParam` value when it is not empty (truthiness). Default false.",
   },
+  example: {
+    pagination: { method: 'offset', limit: 100 },
+    sends: '`users?limit=100&offset=0`, `users?limit=100&offset=100`, … until a page has fewer than 100 records.',
+  },
   create: ({ config, logger, path }) => new OffsetScroller(offsetOptions(new OptionReader(config, path)), logger),
 });

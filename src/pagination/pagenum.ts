@@ -91,5 +91,9 @@ registerPaginationMethod({
     firstPage: 'Number of the first page (integer value, 0 allowed). Default 1.',
     firstPageParams: 'Send the page parameters on the first page too (truthiness). Default true.',
   },
+  example: {
+    pagination: { method: 'pagenum', pageParam: 'page', limit: 50, limitParam: 'per_page' },
+    sends: '`users?page=1&per_page=50`, `users?page=2&per_page=50`, … until a page has fewer than 50 records.',
+  },
   create: ({ config, logger, path }) => new PagenumScroller(pagenumOptions(new OptionReader(config, path)), logger),
 });

@@ -102,7 +102,7 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
       { x: 1 },
       { jobs: [{ endpoint: 'customers', dataFeild: 'data.customers' }] },
     ];
-    const w = warnings((await run(cfg)).lines).filter((l) => l.includes('configPath'));
+    const w = warnings((await run(cfg)).lines).filter((l) => l.includes('WARNING: parameters.'));
     assert.equal(w.length, 1, w.join('\n'));
     assert.match(w[0]!, /parameters\.iterations\[1\]\.jobs\[0\]\.dataFeild: unknown key, ignored \(did you mean "dataField"\?\)/);
   });
