@@ -439,6 +439,12 @@ export const configSchema = {
           examples: [true, { ttl: 3600 }],
         },
       },
+      patternProperties: {
+        '^__': {
+          description:
+            'Keys of the platform UI builder read by the sync actions (__SELECTED_JOB, __CURL_COMMAND, __FUNCTION_CFG, …; README "Sync actions"); an extraction ignores them.',
+        },
+      },
       additionalProperties: false,
     },
     authorization: {

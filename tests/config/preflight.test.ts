@@ -107,6 +107,15 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.match(w[0]!, /parameters\.iterations\[1\]\.jobs\[0\]\.dataFeild: unknown key, ignored \(did you mean "dataField"\?\)/);
   });
 
+  it('keys of the UI builder under parameters (__SELECTED_JOB, __CURL_COMMAND) are no typos', async () => {
+    const cfg = config({}, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] });
+    Object.assign(cfg['parameters'] as Record<string, unknown>, { __SELECTED_JOB: '0', __NESTING_LEVEL: 2, __CURL_COMMAND: 'curl x' });
+    assert.deepEqual(
+      warnings((await run(cfg)).lines).filter((l) => l.includes('WARNING: parameters.')),
+      [],
+    );
+  });
+
   it('unknown pagination method and auth type: the known ones and the nearest', async () => {
     const r = await run(config({ pagination: { method: 'pagenm' } }, { jobs: [{ endpoint: 'customers' }] }));
     assert.match(
