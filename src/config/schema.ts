@@ -76,6 +76,8 @@ const retryConfig: SchemaNode = {
     headerName: { type: 'string', description: 'Legacy: http.retryHeader.', examples: ['Retry-After'] },
     httpCodes: { ...httpStatusList, description: 'Legacy: http.codes.', examples: [[503]] },
     curlCodes: { type: 'array', items: { type: 'integer' }, description: 'Legacy: curl.codes.', examples: [[7, 28]] },
+    codes: misplaced('parameters.api.retryConfig.http.codes (or curl.codes for network errors)'),
+    retryHeader: misplaced('parameters.api.retryConfig.http.retryHeader'),
   },
   additionalProperties: false,
   examples: [{ maxRetries: 3, http: { codes: [429, 503] } }],

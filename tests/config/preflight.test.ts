@@ -256,7 +256,7 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
 
   it('keys one level off: jobs under parameters, basic credentials under authentication, maxRetries under retryConfig.http', async () => {
     const doc = config(
-      { authentication: { type: 'basic', username: 'u' }, retryConfig: { http: { maxRetries: 2, codes: ['503'] } } },
+      { authentication: { type: 'basic', username: 'u' }, retryConfig: { http: { maxRetries: 2, codes: ['503'] }, codes: [502] } },
       { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] },
     );
     (doc['parameters'] as Record<string, unknown>)['jobs'] = [];
@@ -270,6 +270,10 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.match(
       w,
       /parameters\.api\.retryConfig\.http\.maxRetries: not read here, so it is ignored; it belongs in parameters\.api\.retryConfig\.maxRetries/,
+    );
+    assert.match(
+      w,
+      /parameters\.api\.retryConfig\.codes: not read here, so it is ignored; it belongs in parameters\.api\.retryConfig\.http\.codes/,
     );
     assert.match(w, /parameters\.api\.retryConfig\.http\.codes\[0\]: should be an integer, not a string \("503"\).*never matches/);
   });
