@@ -116,6 +116,8 @@ const apiHttp: SchemaNode = {
       // Text is read as a number (PHP); what is not a number, 0 or less, falls back to the default.
       pattern: NUMERIC_TEXT,
       minimum: 0,
+      // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
+      maximum: 2147483,
       default: 30,
       description: 'Seconds to connect (0, empty or not a number: the default).',
       'x-hint': 'Zero, a negative number or text that is not a number means the default of 30 seconds. Write a number of seconds, e.g. 10.',
@@ -126,6 +128,8 @@ const apiHttp: SchemaNode = {
       // Text is read as a number (PHP); what is not a number, 0 or less, falls back to the default.
       pattern: NUMERIC_TEXT,
       minimum: 0,
+      // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
+      maximum: 2147483,
       default: 300,
       description: 'Seconds for a whole request (0, empty or not a number: the default).',
       'x-hint':
