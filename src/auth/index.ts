@@ -1,9 +1,7 @@
 /**
- * Chooses the authenticator of a configuration (spec 02 §2). Importing the method files
+ * Builds the authenticator of a configuration (spec 02 §2) from its parsed options. Importing the method files
  * registers them.
  */
-import { isEmpty, member } from '../php/value.ts';
-import { phpString } from '../php/stringConversion.ts';
 import { isCredentialKey } from '../logging/redact.ts';
 import type { Authenticator } from '../http/client.ts';
 import { getAuthMethod, type AuthSetup } from './registry.ts';
@@ -15,19 +13,14 @@ import './oauth20.ts';
 import './oauth10.ts';
 
 export { randomHexNonce } from './common.ts';
-export { createAwsSigner, awsSignerFromParameters } from './awsSignature.ts';
+export { createAwsSigner } from './awsSignature.ts';
 export type { AuthSetup } from './registry.ts';
 
+/** The authenticator of parsed options (`src/config/authOptions.ts`); none for no authentication. */
 export function createAuthenticator(setup: AuthSetup): Authenticator | undefined {
-  const type = member(setup.config, 'type');
-  if (isEmpty(type)) {
-    setup.logger.debug(noAuthenticationLine(setup.headerSources));
-    return undefined;
-  }
-  const name = typeof type === 'string' ? type : phpString(type ?? null);
-  const spec = getAuthMethod(name);
-  setup.logger.debug(`Using '${name}' authentication.`);
-  return spec.create(setup);
+  const { options } = setup;
+  if (options.type === 'none') return undefined;
+  return getAuthMethod(options.type).create(setup, options);
 }
 
 /** Header names that carry credentials: those the redaction treats as credentials, and `*-Key`. */

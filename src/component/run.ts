@@ -5,15 +5,15 @@
 import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
+import { authenticationOf, awsCredentialsOf, headerSourcesOf } from '../config/authOptions.ts';
+import { buildApiDescription, evaluateClientHeaders } from '../config/api.ts';
 import { buildConfigurations, attributesOf, type Configuration } from '../config/configurations.ts';
-import { awsSignerFromParameters, createAuthenticator, randomHexNonce } from '../auth/index.ts';
+import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import { HttpClient } from '../http/client.ts';
 import { Transport } from '../http/transport.ts';
 import { pjson } from '../php/jsonEncode.ts';
-import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
+import { member, PhpArray, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { formatBytes, RunStats } from '../logging/runStats.ts';
 import { isCredentialKey } from '../logging/redact.ts';
@@ -22,7 +22,7 @@ import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
 import type { OutputWorkerStart } from '../outputWorker/client.ts';
 import { outputWorkerMode, outputWorkerOffload } from '../outputWorker/offload.ts';
 import { JobRunner } from '../jobs/runner.ts';
-import { compatLevelOf } from '../mapping/auto/compatLevel.ts';
+import { bucketOf, type IncrementalOutput } from '../config/outputOptions.ts';
 import { concurrencyOf } from '../jobs/concurrency.ts';
 import { OutputStaging } from '../output/staging.ts';
 import { removeStaleStaging } from '../output/staleStaging.ts';
@@ -33,6 +33,7 @@ import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
+import { sshProxyOf } from '../config/sshOptions.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
 import { runSyncAction } from '../actions/index.ts';
 import { credentialScope } from '../config/credentialOrigins.ts';
@@ -63,21 +64,12 @@ interface BucketResult {
   parser: AutoParser;
   router: MappingRouter;
   sink: ReturnType<OutputStaging['sink']>;
-  incremental: Value | undefined;
+  incremental: IncrementalOutput | undefined;
 }
 
-function bucketOf(config: PhpArray, api: ApiDescription): string | null {
-  const outputBucket = config.get('outputBucket');
-  if (!isEmpty(outputBucket)) return phpString(outputBucket!);
-  const id = config.get('id');
-  if (!isEmpty(id)) return `ex-api-${api.name}-${phpString(id!)}`;
-  return null;
-}
-
-function incrementalFlag(v: Value | undefined): boolean {
-  if (isEmpty(v)) return false;
-  if (v === true) return true;
-  throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: 'parameters.config.incrementalOutput' } });
+function incrementalFlag(v: IncrementalOutput | undefined): boolean {
+  if (v === 'invalid') throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: 'parameters.config.incrementalOutput' } });
+  return v === true;
 }
 
 export function manifestJson(bucket: string | null, table: string, incremental: boolean, primaryKey: readonly string[] = []): string {
@@ -131,10 +123,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const configurations = buildConfigurations(parameters);
     checkPlatformSections(parameters);
     preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env));
-    const sshProxy = member(parameters, 'sshProxy');
+    const sshProxy = sshProxyOf(parameters);
     // Opened lazily at the first HTTP attempt and shared by all configurations (01 §6.1).
-    if (sshProxy !== undefined && sshProxy !== null)
-      tunnel = createSshTunnel(sshProxy, logger, options.sleep ? { sleep: options.sleep } : {});
+    if (sshProxy !== undefined) tunnel = createSshTunnel(sshProxy, logger, options.sleep ? { sleep: options.sleep } : {});
     const state = new RunState(inputState, Math.floor(nowMs() / 1000));
     // Every configuration's start-up checks before the first request (checks.ts); their log
     // lines come when each configuration really starts, as in the reference.
@@ -241,29 +232,19 @@ function describeLimits(limits: RunLimits): string {
  * put `incremental` first (01 §1.4).
  */
 function writeHeaderOnlyTables(configurations: Configuration[], bucketOfConfiguration: (string | null)[], staging: OutputStaging): void {
-  for (const { config, index } of configurations) {
-    const mappings = config.get('mappings');
-    if (isEmpty(mappings)) continue;
+  for (const { output, index } of configurations) {
+    const { mappings } = output;
+    if (mappings === undefined) continue;
     const bucket = bucketOfConfiguration[index] ?? null;
     for (const table of headerOnlyTables(mappings, bucket)) {
       if (staging.hasTable(table.file)) continue;
       staging.addHeaderOnly(table.file, table.header);
-      const manifest = new PhpArray([['incremental', incrementalFlag(config.get('incrementalOutput'))]]);
+      const manifest = new PhpArray([['incremental', incrementalFlag(output.incremental)]]);
       if (table.destination !== null) manifest.set('destination', table.destination);
       if (table.primaryKey.length > 0) manifest.set('primary_key', [...table.primaryKey]);
       staging.setManifest(table.file, pjson(manifest, 'shortest'));
     }
   }
-}
-
-/** Where request headers are configured, for the authentication set-up line. */
-function headerSourcesOf(api: ApiDescription, config: PhpArray): Map<string, string[]> {
-  const names = (v: Value | undefined): string[] => (v instanceof Map ? [...v.keys()] : []);
-  return new Map([
-    ['parameters.api.http.headers', names(member(member(api.api, 'http'), 'headers'))],
-    ['parameters.config.http.headers', names(member(config.get('http'), 'headers'))],
-    ['parameters.api.http.defaultOptions.headers', names(member(api.defaultOptions, 'headers'))],
-  ]);
 }
 
 interface ConfigurationRun {
@@ -293,31 +274,28 @@ async function runConfiguration(
   configuration: Configuration,
   run: ConfigurationRun,
 ): Promise<{ parser: AutoParser; bucket: string | null }> {
-  const { config } = configuration;
+  const { config, output } = configuration;
   const { logger } = run;
-  logger.setLevel(truthy(config.get('debug')) ? 'debug' : 'info');
+  logger.setLevel(output.debug ? 'debug' : 'info');
   const api = buildApiDescription(run.parameters, config, logger);
   const allowedHosts = allowedHostsOf(member(run.root, 'image_parameters'));
   if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(run.parameters, 'config'), 'jobs'));
   let clientHeaders: HeaderList | undefined;
   const authenticator = createAuthenticator({
-    config: api.authentication,
-    legacyQuery: api.api.get('query'),
+    options: authenticationOf(api, config, run.root, logger, headerSourcesOf(api, config)),
     attributes: attributesOf(config),
-    oauthCredentials: member(member(member(run.root, 'authorization'), 'oauth_api'), 'credentials'),
     baseUrl: api.baseUrl,
     logger,
     nowMs: run.nowMs,
     nonce: randomHexNonce,
     clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config),
-    headerSources: headerSourcesOf(api, config),
   });
-  const bucket = bucketOf(config, api);
+  const bucket = bucketOf(output, api.name);
   let entry = run.buckets.get(bucket);
   if (!entry) {
     const parser = createAutoParser({
       state: run.state.input,
-      compatLevel: config.get('compatLevel'),
+      compatLevel: output.compatLevel,
       spoolDir: run.staging.spoolDir,
       logger,
       ...(run.previousParser ? { inherit: run.previousParser } : {}),
@@ -330,18 +308,19 @@ async function runConfiguration(
           'Name it with a "dataType" of ASCII letters or digits, or map it with "mappings", to keep its rows.',
       ),
     );
-    const router = new MappingRouter({ mappings: config.get('mappings'), auto: parser, sink, spoolDir: run.staging.spoolDir });
+    const router = new MappingRouter({ mappings: output.mappings, auto: parser, sink, spoolDir: run.staging.spoolDir });
     run.routers.push(router);
     entry = { bucket, parser, router, sink, incremental: undefined };
     run.buckets.set(bucket, entry);
   }
-  entry.incremental = config.get('incrementalOutput');
+  entry.incremental = output.incremental;
 
   clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
   // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
   // when their value is not a # attribute: registered before the first request (issue 19 #1).
   for (const { name, values } of clientHeaders.entries) if (isCredentialKey(name)) for (const v of values) logger.secrets.addHeaderValue(v);
-  const signer = awsSignerFromParameters(run.parameters, run.nowMs);
+  const aws = awsCredentialsOf(run.parameters);
+  const signer = aws === undefined ? undefined : createAwsSigner(aws, run.nowMs);
   const transport = new Transport({
     connectTimeoutMs: api.connectTimeoutMs,
     requestTimeoutMs: api.requestTimeoutMs,
@@ -372,7 +351,7 @@ async function runConfiguration(
     sink: entry.router,
     logger,
     functions: { attr: flattenContext(attributesOf(config)), time: flattenContext(run.state.timeValues()) },
-    compatLevel: compatLevelOf(config),
+    compatLevel: output.compatLevel,
     nowMs: run.nowMs,
     stats: run.stats,
     ...(run.limits ? { limits: run.limits } : {}),
@@ -382,7 +361,7 @@ async function runConfiguration(
   } finally {
     transport.close();
   }
-  if (isEmpty(config.get('mappings'))) {
+  if (output.mappings === undefined) {
     const { struct, version } = entry.parser.stateEntries();
     run.state.mergeParser(struct, version);
   }
