@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { dryRun } from '../../src/component/dryRun.ts';
 import { runComponent } from '../../src/component/run.ts';
 import { editDistance, nearest } from '../../src/config/suggest.ts';
 import { makeDataDir, outIsEmpty, readTables, run, runIn } from '../helpers/dataDir.ts';
@@ -391,6 +392,19 @@ describe('errors made early', () => {
       /ERROR: The "method" property must be on of "GET", "POST", "FORM"\. \{"configPath":"parameters\.config\.jobs\[1\]\.method"\}/,
     );
     assert.equal(api.requests.length, before);
+  });
+
+  it('a configuration the reference rejects: the schema findings that explain it come first (run and validate)', async () => {
+    const doc = config({}, { jobs: [{ Endpoint: 'customers', dataField: 'data.customers' }] });
+    const validateLines: string[] = [];
+    const validateCode = await dryRun(false, { env: { KBC_DATADIR: makeDataDir(doc) }, write: (l) => validateLines.push(l) });
+    for (const r of [await run(doc), { code: validateCode, lines: validateLines }]) {
+      assert.equal(r.code, 1);
+      const w = warnings(r.lines);
+      assert.equal(w.length, 1, r.lines.join('\n'));
+      assert.match(w[0]!, /parameters\.config\.jobs\[0\]\.Endpoint: unknown key, ignored \(did you mean "endpoint"\?\)/);
+      assert.match(r.lines.at(-1)!, /ERROR: The 'endpoint' property must be set in job\./);
+    }
   });
 
   it('a trailing comma in config.json: line and column', async () => {
