@@ -14,7 +14,7 @@ import { UserError } from '../errors/UserError.ts';
 import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { allowedHostsOf, checkJobUrls } from '../config/allowedHosts.ts';
-import { attributesOf, type Configuration } from '../config/configurations.ts';
+import { attributesOf, buildConfigurations, type Configuration } from '../config/configurations.ts';
 import type { JobNode } from '../config/jobTree.ts';
 import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
 import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
@@ -38,6 +38,28 @@ export const INCREMENTAL_MESSAGE = 'incrementalOutput must be a boolean.';
 
 /** A run shows this many pre-flight findings (a generated configuration may repeat one mistake in hundreds of jobs). */
 const RUN_FINDINGS_SHOWN = 25;
+
+/**
+ * The configurations of the file. When the reference's own checks reject it, the schema's findings
+ * are logged first (a mistyped `Endpoint`, `jobs` given as one object, a misplaced key): they
+ * usually explain the error that follows.
+ */
+export function configurationsOf(root: Value, parameters: Value | undefined, logger: Logger): Configuration[] {
+  try {
+    return buildConfigurations(parameters);
+  } catch (e) {
+    if (e instanceof UserError) {
+      let findings: { path: string; message: string }[] = [];
+      try {
+        findings = preflight(root, []);
+      } catch {
+        // The hints are a courtesy: the reference's error is what matters.
+      }
+      for (const f of findings.slice(0, RUN_FINDINGS_SHOWN)) logger.warning(f.message, { configPath: f.path });
+    }
+    throw e;
+  }
+}
 
 /**
  * The pre-flight findings (the reference's group B and platform checks have run when this is

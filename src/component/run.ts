@@ -7,7 +7,7 @@ import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { authenticationOf, awsCredentialsOf, headerSourcesOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders } from '../config/api.ts';
-import { buildConfigurations, attributesOf, type Configuration } from '../config/configurations.ts';
+import { attributesOf, type Configuration } from '../config/configurations.ts';
 import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import { HttpClient } from '../http/client.ts';
@@ -38,7 +38,7 @@ import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedH
 import { runSyncAction } from '../actions/index.ts';
 import { credentialScope } from '../config/credentialOrigins.ts';
 import type { RunLimits } from '../jobs/runner.ts';
-import { INCREMENTAL_MESSAGE, preflightChecks, prepareConfiguration, strictFromEnv } from './checks.ts';
+import { configurationsOf, INCREMENTAL_MESSAGE, preflightChecks, prepareConfiguration, strictFromEnv } from './checks.ts';
 
 export { preflightChecks, strictFromEnv } from './checks.ts';
 
@@ -120,7 +120,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     }
     const inputState = readInputState(dataDir, logger);
     const parameters = member(root, 'parameters');
-    const configurations = buildConfigurations(parameters);
+    const configurations = configurationsOf(root, parameters, logger);
     checkPlatformSections(parameters);
     preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env), undefined, 'warn');
     const sshProxy = sshProxyOf(parameters);

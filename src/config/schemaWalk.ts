@@ -168,9 +168,11 @@ export class SchemaWalk {
         this.findings.push({ path: at, message: `${at}: unknown key, ignored (${fix})` });
       } else if (typeof extra === 'object') {
         this.walk(extra, child, at);
-      } else if (known.length > 0 && !key.startsWith('#') && !key.startsWith('__') && !this.attributeNames.has(key)) {
+      } else if (extra === true && known.length > 0 && !key.startsWith('#') && !key.startsWith('__') && !this.attributeNames.has(key)) {
         // An open map (config attributes, the file's root): only a near miss of a known key is suspicious.
-        const hint = nearest(key, known, 2);
+        // Not an allOf part (no additionalProperties of its own): the node it belongs to reports its keys.
+        // A short attribute ("x", "id2") is no typo of a key it shares almost nothing with.
+        const hint = nearest(key, known, Math.min(2, key.length - 1));
         if (hint !== undefined && hint !== key) {
           const use = /^parameters\.(config|iterations)/.test(path) ? `it is only an attribute for {"attr": "${key}"}` : 'it is ignored';
           this.findings.push({ path: at, message: `${at}: not a key the extractor reads (did you mean "${hint}"?); ${use}.` });

@@ -19,7 +19,7 @@ import { PhpFloat, type Value } from '../php/value.ts';
 import './hash.ts';
 import './string.ts';
 import './time.ts';
-import { getFunction, invokeFunction, type FunctionEnv } from './registry.ts';
+import { functionNames, getFunction, invokeFunction, type FunctionEnv } from './registry.ts';
 
 export { functionNames, getFunction, listFunctions, registerFunction, type FunctionEnv, type FunctionSpec } from './registry.ts';
 
@@ -82,7 +82,9 @@ function callFunction(call: Map<string, Value>, state: State): Value {
   const spec = typeof name === 'string' ? getFunction(name) : undefined;
   if (!spec || (spec.placeholderOnly && !state.options.allowUrlencode)) {
     const shown = isScalarValue(name) ? scalarText(name) : json(name, state);
-    throw new UserError(`Illegal function '${shown}'!`);
+    // The reference's message; the names it knows go in the context (an unknown name lists the known ones).
+    const known = functionNames({ allowUrlencode: state.options.allowUrlencode === true });
+    throw new UserError(`Illegal function '${shown}'!`, { context: { knownFunctions: known } });
   }
   const rawArgs = call.get('args');
   const args: Value[] = [];
