@@ -363,6 +363,7 @@ async function runConfiguration(
     nowMs: run.nowMs,
     stats: run.stats,
     ...(run.limits ? { limits: run.limits } : {}),
+    pathOf: configuration.pathOf,
   });
   try {
     await runner.run();

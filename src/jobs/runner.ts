@@ -43,6 +43,11 @@ export interface RunnerContext {
   stats?: RunStats;
   /** A test read: each job instance (children included) stops after so many pages or records. */
   limits?: RunLimits;
+  /**
+   * Where a top-level key of `config` is configured (`parameters.iterations[1].jobs` when an
+   * iteration replaced it): job paths in messages name the place the job really came from.
+   */
+  pathOf?: (key: string) => string;
 }
 
 export interface RunLimits {
@@ -124,6 +129,10 @@ export class JobRunner {
     this.prefetcher = new Prefetcher(ctx.client, ctx.logger, ctx.api.pagination);
   }
 
+  private pathOf(key: string): string {
+    return this.ctx.pathOf?.(key) ?? `parameters.config.${key}`;
+  }
+
   async run(): Promise<void> {
     try {
       let position = 0;
@@ -132,7 +141,7 @@ export class JobRunner {
         const endpoint = job.get('endpoint');
         await this.runInstance({
           job,
-          path: `parameters.config.jobs[${index}]`,
+          path: `${this.pathOf('jobs')}[${index}]`,
           scroller,
           bindings: [],
           chain: [],
@@ -155,7 +164,7 @@ export class JobRunner {
       ? phpString(typeof template === 'string' ? template : null)
       : phpString(job.get('dataType')!);
     const params = evaluateParams(job.get('params'), this.ctx.functions, this.ctx.nowMs, `${path}.params`);
-    const userDataPath = job.has('userData') ? `${path}.userData` : 'parameters.config.userData';
+    const userDataPath = job.has('userData') ? `${path}.userData` : this.pathOf('userData');
     const parentColumns = evaluateUserData(
       this.ctx.config.get('userData'),
       job.get('userData'),

@@ -156,3 +156,38 @@ test('page 2 with the same records but a different response: a WARNING, and pagi
   );
   assert.equal(r.tables()['b.customers']!.split('\n').length, 12);
 });
+
+test('jobs an iteration supplies: the hint names parameters.iterations[i].jobs, not parameters.config.jobs', async () => {
+  const s = await api((_req, res) => json(res, 200, nested));
+  const r = await run({
+    parameters: {
+      api: { baseUrl: `${s.url}/` },
+      config: { outputBucket: 'b', jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] },
+      iterations: [{}, { jobs: [{ endpoint: 'clients' }] }],
+    },
+  });
+  assert.equal(r.code, 0, r.lines.join('\n'));
+  const hints = warnings(r.lines).filter((l) => l.includes('wrote 0 rows'));
+  assert.equal(hints.length, 1, hints.join('\n'));
+  assert.ok(
+    hints[0]!.startsWith("logger.WARNING: Job 'clients' (parameters.iterations[1].jobs[0]) wrote 0 rows") &&
+      hints[0]!.includes(
+        'set "dataField": "data.customers" in parameters.iterations[1].jobs[0] (no dataField is set). {"configPath":"parameters.iterations[1].jobs[0].dataField"}',
+      ),
+    hints[0],
+  );
+});
+
+test('userData an iteration supplies: an error in it names parameters.iterations[i].userData', async () => {
+  const s = await api((_req, res) => json(res, 200, []));
+  const r = await run({
+    parameters: {
+      api: { baseUrl: `${s.url}/` },
+      config: { outputBucket: 'b', jobs: [{ endpoint: 'customers' }] },
+      iterations: [{ userData: { day: { function: 'nosuch', args: [] } } }],
+    },
+  });
+  assert.equal(r.code, 1, r.lines.join('\n'));
+  const error = r.lines.map(strip).find((l) => l.startsWith('logger.ERROR: '));
+  assert.ok(error?.includes('"configPath":"parameters.iterations[0].userData'), r.lines.join('\n'));
+});
