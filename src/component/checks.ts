@@ -14,9 +14,9 @@ import { UserError } from '../errors/UserError.ts';
 import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { allowedHostsOf, checkJobUrls } from '../config/allowedHosts.ts';
-import { attributesOf, buildConfigurations, type Configuration } from '../config/configurations.ts';
+import { attributesOf, buildConfigurations, configurationsForHints, type Configuration } from '../config/configurations.ts';
 import type { JobNode } from '../config/jobTree.ts';
-import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
+import { certainIncrementalCrash, type Finding, preflight } from '../config/preflight.ts';
 import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import type { Authenticator, Signer } from '../http/client.ts';
@@ -27,6 +27,7 @@ import { withJobPath } from '../jobs/runner.ts';
 import { createScroller } from '../pagination/index.ts';
 import { member, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import { checkPlatformSections } from './platformSections.ts';
 import type { RunState } from './state.ts';
 
 /** EX_GENERIC_STRICT=1 (or true/yes) turns pre-flight warnings into an error. */
@@ -40,24 +41,41 @@ export const INCREMENTAL_MESSAGE = 'incrementalOutput must be a boolean.';
 const RUN_FINDINGS_SHOWN = 25;
 
 /**
- * The configurations of the file. When the reference's own checks reject it, the schema's findings
- * are logged first (a mistyped `Endpoint`, `jobs` given as one object, a misplaced key): they
- * usually explain the error that follows.
+ * The configurations of the file, after the reference's own checks of them and of the platform
+ * sections (`sshProxy`, `aws`). When those checks reject the file, every pre-flight finding that
+ * can still be computed is logged first — the schema's (a mistyped `Endpoint`, `jobs` given as
+ * one object, a misplaced key) and those that need the parsed configurations (an `outputBucket`
+ * written with `in.c-`): they usually explain the error that follows, or are the next one.
  */
 export function configurationsOf(root: Value, parameters: Value | undefined, logger: Logger): Configuration[] {
+  let configurations: Configuration[] | undefined;
   try {
-    return buildConfigurations(parameters);
+    configurations = buildConfigurations(parameters);
+    checkPlatformSections(parameters);
+    return configurations;
   } catch (e) {
-    if (e instanceof UserError) {
-      let findings: { path: string; message: string }[] = [];
-      try {
-        findings = preflight(root, []);
-      } catch {
-        // The hints are a courtesy: the reference's error is what matters.
-      }
-      for (const f of findings.slice(0, RUN_FINDINGS_SHOWN)) logger.warning(f.message, { configPath: f.path });
-    }
+    if (e instanceof UserError)
+      logFindings(hintFindings(root, configurations ?? configurationsForHints(parameters)), logger, RUN_FINDINGS_SHOWN);
     throw e;
+  }
+}
+
+/** The findings for a file the reference's checks rejected: as many as can be computed. */
+function hintFindings(root: Value, configurations: Configuration[]): Finding[] {
+  // The hints are a courtesy: the reference's error is what matters. A configuration that failed
+  // its checks may have shapes a finding does not expect; then only the schema's are given.
+  for (const attempt of [configurations, []]) {
+    try {
+      return preflight(root, attempt);
+    } catch {}
+  }
+  return [];
+}
+
+function logFindings(findings: Finding[], logger: Logger, shown: number): void {
+  for (const finding of findings.slice(0, shown)) logger.warning(finding.message, { configPath: finding.path });
+  if (findings.length > shown) {
+    logger.warning(`… and ${findings.length - shown} more configuration warning(s); \`ex-generic validate\` lists them all.`);
   }
 }
 
@@ -78,10 +96,7 @@ export function preflightChecks(
   incrementalCrash: 'throw' | 'warn' = 'throw',
 ): number {
   const findings = preflight(root, configurations);
-  for (const finding of findings.slice(0, shown)) logger.warning(finding.message, { configPath: finding.path });
-  if (findings.length > shown) {
-    logger.warning(`… and ${findings.length - shown} more configuration warning(s); \`ex-generic validate\` lists them all.`);
-  }
+  logFindings(findings, logger, shown);
   if (strict && findings.length > 0) {
     throw new UserError(
       `The configuration has ${findings.length} problem(s), listed above; strict mode (--strict or EX_GENERIC_STRICT=1) stops before any request. Fix them, or run without strict mode.`,

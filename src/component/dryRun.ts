@@ -23,7 +23,6 @@ import { createSshTunnel } from '../ssh/index.ts';
 import { sshProxyOf } from '../config/sshOptions.ts';
 import { configurationsOf, preflightChecks, prepareConfiguration, strictFromEnv, type PreparedConfiguration } from './checks.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
-import { checkPlatformSections } from './platformSections.ts';
 import { exitCodeFor } from './run.ts';
 import { RunState } from './state.ts';
 
@@ -210,7 +209,6 @@ export async function dryRun(plan: boolean, options: DryRunOptions = {}): Promis
     const state = new RunState(readInputState(dataDir, createLogger({ write: () => {} })), Math.floor(nowMs() / 1000));
     const parameters = member(root, 'parameters');
     const configurations = configurationsOf(root, parameters, logger);
-    checkPlatformSections(parameters);
     const findings = preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env), Number.POSITIVE_INFINITY);
     const sshProxy = sshProxyOf(parameters);
     if (sshProxy !== undefined) await createSshTunnel(sshProxy, logger).close();

@@ -31,7 +31,6 @@ import { headerOnlyTables } from '../mapping/headerOnly.ts';
 import type { HeaderList } from '../http/headers.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { RunState } from './state.ts';
-import { checkPlatformSections } from './platformSections.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { sshProxyOf } from '../config/sshOptions.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
@@ -121,7 +120,6 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const inputState = readInputState(dataDir, logger);
     const parameters = member(root, 'parameters');
     const configurations = configurationsOf(root, parameters, logger);
-    checkPlatformSections(parameters);
     preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env), undefined, 'warn');
     const sshProxy = sshProxyOf(parameters);
     // Opened lazily at the first HTTP attempt and shared by all configurations (01 §6.1).

@@ -51,18 +51,52 @@ export function buildConfigurations(parameters: Value | undefined): Configuratio
     if (isEmpty(base)) {
       throw new UserError("The 'config' section is required in the configuration.", { configPath: 'parameters.config' });
     }
-    const merged = new PhpArray(asMap(base));
-    const overridden = new Set<string>();
-    if (item !== undefined) {
-      for (const [k, v] of asMap(item)) {
-        merged.set(k, v);
-        overridden.add(k);
-      }
+    configurations.push(configurationOf(base, item, index, true));
+  });
+  return configurations;
+}
+
+/** One configuration: `parameters.config` with the iteration item's top-level keys replacing the same keys. */
+function configurationOf(base: Value | undefined, item: Value | undefined, index: number, validate: boolean): Configuration {
+  const merged = new PhpArray(asMap(base));
+  const overridden = new Set<string>();
+  if (item !== undefined) {
+    for (const [k, v] of asMap(item)) {
+      merged.set(k, v);
+      overridden.add(k);
     }
-    const pathOf = (key: string): string => (overridden.has(key) ? `parameters.iterations[${index}].${key}` : `parameters.config.${key}`);
-    const jobsOrigin = overridden.has('jobs') ? `parameters.iterations[${index}]` : 'parameters.config';
-    validateConfigSection(merged, jobsOrigin);
-    configurations.push({ index, config: merged, pathOf, output: outputOptionsOf(merged), jobs: jobTree(merged.get('jobs'), jobsOrigin) });
+  }
+  const pathOf = (key: string): string => (overridden.has(key) ? `parameters.iterations[${index}].${key}` : `parameters.config.${key}`);
+  const jobsOrigin = overridden.has('jobs') ? `parameters.iterations[${index}]` : 'parameters.config';
+  if (validate) validateConfigSection(merged, jobsOrigin);
+  return { index, config: merged, pathOf, output: outputOptionsOf(merged), jobs: jobTree(merged.get('jobs'), jobsOrigin) };
+}
+
+/**
+ * Every configuration that can be built without the reference's checks, for the hints logged
+ * when those checks fail (src/component/checks.ts): findings such as an `outputBucket` written
+ * with `in.c-` need the parsed configuration, and usually still apply. One that cannot be built
+ * at all is left out.
+ */
+export function configurationsForHints(parameters: Value | undefined): Configuration[] {
+  const base = member(parameters, 'config');
+  if (isEmpty(base) || (!isMap(base) && !Array.isArray(base))) return [];
+  const iterations = member(parameters, 'iterations');
+  const items: (Value | undefined)[] = isEmpty(iterations)
+    ? [undefined]
+    : Array.isArray(iterations)
+      ? iterations
+      : isMap(iterations)
+        ? [...iterations.values()]
+        : [undefined];
+  const configurations: Configuration[] = [];
+  items.forEach((item, index) => {
+    if (item !== undefined && !isMap(item) && !Array.isArray(item)) return;
+    try {
+      configurations.push(configurationOf(base, item, index, false));
+    } catch {
+      // Only hints are computed from it: a configuration too broken to parse gives none.
+    }
   });
   return configurations;
 }

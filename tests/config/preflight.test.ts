@@ -418,6 +418,53 @@ describe('errors made early', () => {
     }
   });
 
+  it('a configuration the reference rejects: findings that need the parsed configurations come first too (run and validate)', async () => {
+    const cases = [
+      // The reference's check of the config section fails (a job without endpoint).
+      {
+        doc: config({}, { outputBucket: 'in.c-crm', jobs: [{ Endpoint: 'customers', dataField: 'data.customers' }] }),
+        error: /ERROR: The 'endpoint' property must be set in job\./,
+        warnings: [
+          /parameters\.config\.jobs\[0\]\.Endpoint: unknown key/,
+          /parameters\.config\.outputBucket: "in\.c-crm" already has the stage prefix/,
+        ],
+      },
+      // … in an iteration's jobs: the iteration's path.
+      {
+        doc: {
+          parameters: {
+            api: { baseUrl: `${api.url}/` },
+            config: { outputBucket: 'b', jobs: [{ endpoint: 'customers' }] },
+            iterations: [{ outputBucket: 'out.c-crm', jobs: [{ dataField: 'x' }] }],
+          },
+        },
+        error: /ERROR: The 'endpoint' property must be set in job\./,
+        warnings: [/parameters\.iterations\[0\]\.outputBucket: "out\.c-crm" already has the stage prefix/],
+      },
+      // A platform section fails its check after the configurations passed theirs.
+      {
+        doc: { ...config({}, { outputBucket: 'in.c-crm', jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }) },
+        ssh: true,
+        error: /ERROR: Missing parameters 'user,host,port,#privateKey' in SSH config\./,
+        warnings: [/parameters\.config\.outputBucket: "in\.c-crm" already has the stage prefix/],
+      },
+    ];
+    for (const c of cases) {
+      const doc = c.ssh ? { ...c.doc, parameters: { ...(c.doc['parameters'] as object), sshProxy: {} } } : c.doc;
+      const before = api.requests.length;
+      const validateLines: string[] = [];
+      const validateCode = await dryRun(false, { env: { KBC_DATADIR: makeDataDir(doc) }, write: (l) => validateLines.push(l) });
+      for (const r of [await run(doc), { code: validateCode, lines: validateLines }]) {
+        assert.equal(r.code, 1, r.lines.join('\n'));
+        const w = warnings(r.lines);
+        assert.equal(w.length, c.warnings.length, r.lines.join('\n'));
+        for (const [i, pattern] of c.warnings.entries()) assert.match(w[i]!, pattern);
+        assert.match(r.lines.at(-1)!, c.error);
+      }
+      assert.equal(api.requests.length, before);
+    }
+  });
+
   it('a trailing comma in config.json: line and column', async () => {
     const dir = makeDataDir('{"parameters": {\n  "config": {"jobs": [{"endpoint": "a"},]}\n}}');
     const r = await runIn(dir);
