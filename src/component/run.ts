@@ -13,7 +13,7 @@ import { flattenContext } from '../functions/index.ts';
 import { HttpClient } from '../http/client.ts';
 import { Transport } from '../http/transport.ts';
 import { pjson } from '../php/jsonEncode.ts';
-import { member, PhpArray, type Value } from '../php/value.ts';
+import { member, PhpArray, phpType, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { formatBytes, RunStats } from '../logging/runStats.ts';
 import { isCredentialKey } from '../logging/redact.ts';
@@ -106,6 +106,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const action = member(root, 'action');
     // Any action other than "run" (even "") is a sync action (05 §1.1): nothing else runs, out/ is untouched.
     if (action !== undefined && action !== null && action !== 'run') {
+      if (options.limits !== undefined) throw limitsOnSyncAction(action);
       return await runSyncAction({
         action,
         configFile: path.join(dataDir, 'config.json'),
@@ -224,6 +225,15 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     process.removeListener('SIGTERM', onSignal);
     process.removeListener('SIGINT', onSignal);
   }
+}
+
+/** A test read asked for a sync action: rather than ignore the limits silently, the command is refused. */
+function limitsOnSyncAction(action: Value): UserError {
+  const name = typeof action === 'string' ? JSON.stringify(action) : `of type ${phpType(action)}`;
+  return new UserError(
+    `--max-pages and --max-records apply to a run, not to the sync action ${name} set by "action" in config.json: remove them, or set "action" to "run".`,
+    { configPath: 'action' },
+  );
 }
 
 function describeLimits(limits: RunLimits): string {

@@ -202,3 +202,27 @@ test('a non-boolean incrementalOutput is an application error', async () => {
   assert.equal(r.code, 2);
   assert.ok(outIsEmpty(r.dir));
 });
+
+test('--max-pages / --max-records with a sync action in config.json: one ERROR line, exit 1, nothing sent', async () => {
+  const { runComponent } = await import('../../src/component/run.ts');
+  const s = await api((_req, res) => json(res, 200, [{ id: 1 }]));
+  const dir = makeDataDir({
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', api: { baseUrl: `${s.url}/` }, config: { jobs: [{ endpoint: 'users' }] } },
+  });
+  for (const limits of [{ maxPages: 1 }, { maxRecords: 5 }]) {
+    const lines: string[] = [];
+    const code = await runComponent({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l), limits });
+    assert.equal(code, 1, lines.join('\n'));
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(
+      lines[0]!,
+      /logger\.ERROR: --max-pages and --max-records apply to a run, not to the sync action "test_request" set by "action" in config\.json: remove them, or set "action" to "run"\. \{"configPath":"action"\} \[\]$/,
+    );
+  }
+  assert.equal(s.requests.length, 0);
+  // Without the limits the action answers as usual.
+  const lines: string[] = [];
+  assert.equal(await runComponent({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l) }), 0, lines.join('\n'));
+  assert.equal(s.requests.length, 1);
+});
