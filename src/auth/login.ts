@@ -4,6 +4,7 @@
  * (Q-rebuild, indexed-list variant) and `apiRequest.headers` on every API request attempt.
  * `oauth20.login` (§7) reuses this class with extra contexts for the login request.
  */
+import { childPath } from '../errors/configPath.ts';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { bytesToPhpString } from '../functions/convert.ts';
@@ -170,10 +171,10 @@ export class LoginAuthenticator implements Authenticator {
     for (const [name, value] of this.headers) {
       if (objectPath(value, name) !== undefined) {
         throw new ApplicationError(`Invalid header value for '${name}': an object cannot be sent as a header.`, {
-          context: { path: `${AUTH_PATH}.apiRequest.headers.${name}` },
+          context: { path: childPath(`${AUTH_PATH}.apiRequest.headers`, name) },
         });
       }
-      setAuthHeader(request, name, value, `${AUTH_PATH}.apiRequest.headers.${name}`);
+      setAuthHeader(request, name, value, childPath(`${AUTH_PATH}.apiRequest.headers`, name));
     }
   }
 
@@ -188,12 +189,12 @@ export class LoginAuthenticator implements Authenticator {
     for (const [name, value] of headers) {
       const path = objectPath(value, name);
       if (path === undefined) {
-        checkHeader(name, headerValues(value), `${LOGIN_PATH}.headers.${name}`);
+        checkHeader(name, headerValues(value), childPath(`${LOGIN_PATH}.headers`, name));
         continue;
       }
-      if (this.options.objectHeaderIsUserError) throw objectHeaderError(path, `${LOGIN_PATH}.headers.${name}`);
+      if (this.options.objectHeaderIsUserError) throw objectHeaderError(path, childPath(`${LOGIN_PATH}.headers`, name));
       throw new ApplicationError(`Invalid header value for '${name}' in the login request.`, {
-        context: { path: `${LOGIN_PATH}.headers.${name}` },
+        context: { path: childPath(`${LOGIN_PATH}.headers`, name) },
       });
     }
     // Computed login parameters and headers (functions, references) and credential-named ones are

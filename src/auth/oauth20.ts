@@ -3,6 +3,7 @@
  * `authorization` context (clientId, nonce, timestamp, data from `#data`), the `query` and the
  * `request` contexts. Covers bearer tokens and MAC signatures.
  */
+import { childPath } from '../errors/configPath.ts';
 import { flattenContext } from '../functions/index.ts';
 import { PhpArray } from '../php/value.ts';
 import type { AuthOptions } from '../config/authOptions.ts';
@@ -40,14 +41,14 @@ export function createOAuth20Auth(setup: AuthSetup, options: Extract<AuthOptions
       const headers = evaluatePlace(headersDefinition, ctx, setup.nowMs, `${AUTH_PATH}.headers`);
       for (const [name, value] of headers) {
         const path = objectPath(value, name);
-        if (path !== undefined) throw objectHeaderError(path, `${AUTH_PATH}.headers.${name}`);
+        if (path !== undefined) throw objectHeaderError(path, childPath(`${AUTH_PATH}.headers`, name));
       }
       // Computed auth parameters and headers are secrets (issue 19 #1), per attempt (nonces, MACs).
       for (const v of params.values()) setup.logger.secrets.addValue(v, true);
       for (const [, v] of headers) setup.logger.secrets.addValue(v, true);
       const query = rebuildQuery(request.url.query ?? '', params, 'replace');
       request.url.query = query === '' ? undefined : query;
-      for (const [name, value] of headers) setAuthHeader(request, name, value, `${AUTH_PATH}.headers.${name}`);
+      for (const [name, value] of headers) setAuthHeader(request, name, value, childPath(`${AUTH_PATH}.headers`, name));
     },
   };
 }

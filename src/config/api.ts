@@ -3,6 +3,7 @@
  * checks in the reference's order, then typed settings for the HTTP layer.
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
+import { childPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import { evaluate, flattenContext } from '../functions/index.ts';
 import { phpString } from '../php/stringConversion.ts';
@@ -147,7 +148,7 @@ export function buildApiDescription(parameters: Value | undefined, config: PhpAr
       const key = phpString(name as Value);
       if (isEmpty(configHeaders.get(key))) {
         throw new UserError(`Missing required header ${key} in 'config.http.headers'.`, {
-          configPath: `parameters.config.http.headers.${key}`,
+          configPath: childPath('parameters.config.http.headers', key),
         });
       }
     }
@@ -205,18 +206,21 @@ export function evaluateClientHeaders(definitions: PhpArray, config: PhpArray): 
       value = isMap(raw) ? evaluate(raw, ctx) : raw;
     } catch (e) {
       if (e instanceof UserError)
-        throw new UserError(`User script error: ${e.message}`, { configPath: `parameters.api.http.headers.${name}`, context: e.context });
+        throw new UserError(`User script error: ${e.message}`, {
+          configPath: childPath('parameters.api.http.headers', name),
+          context: e.context,
+        });
       throw e;
     }
     const objectPath = findObject(value, name);
     if (objectPath !== undefined) {
       throw new UserError(`Invalid configuration: invalid type "object" in headers at path: ${objectPath}`, {
-        configPath: `parameters.api.http.headers.${name}`,
+        configPath: childPath('parameters.api.http.headers', name),
       });
     }
     const values = headerValues(value);
     const fromConfig = member(member(config.get('http'), 'headers'), name) !== undefined;
-    checkHeader(name, values, `parameters.${fromConfig ? 'config' : 'api'}.http.headers.${name}`);
+    checkHeader(name, values, childPath(`parameters.${fromConfig ? 'config' : 'api'}.http.headers`, name));
     list.append(name, values);
   }
   return list;

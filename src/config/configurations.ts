@@ -3,6 +3,7 @@
  * iteration item's top-level keys replacing the same keys.
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
+import { childPath, itemPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import { isEmpty, isMap, member, PhpArray, phpType, type Value } from '../php/value.ts';
 import { jobTree, type JobNode } from './jobTree.ts';
@@ -66,8 +67,9 @@ function configurationOf(base: Value | undefined, item: Value | undefined, index
       overridden.add(k);
     }
   }
-  const pathOf = (key: string): string => (overridden.has(key) ? `parameters.iterations[${index}].${key}` : `parameters.config.${key}`);
-  const jobsOrigin = overridden.has('jobs') ? `parameters.iterations[${index}]` : 'parameters.config';
+  const origin = itemPath('parameters.iterations', index);
+  const pathOf = (key: string): string => childPath(overridden.has(key) ? origin : 'parameters.config', key);
+  const jobsOrigin = overridden.has('jobs') ? origin : 'parameters.config';
   if (validate) validateConfigSection(merged, jobsOrigin);
   return { index, config: merged, pathOf, output: outputOptionsOf(merged), jobs: jobTree(merged.get('jobs'), jobsOrigin) };
 }

@@ -4,6 +4,7 @@
  * pre-flight checks and `plan` read these; the page loop (`src/jobs/runner.ts`) still reads the
  * raw job maps (see docs/design.md, "One configuration, parsed once").
  */
+import { childPath, itemPath } from '../errors/configPath.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, member, type PhpArray, type Value } from '../php/value.ts';
 
@@ -76,7 +77,7 @@ export function jobTree(list: Value | undefined, path: string, listName = 'jobs'
   const nodes: JobNode[] = [];
   for (const [key, job] of entries(list)) {
     if (!isMap(job)) continue;
-    const at = `${path}.${listName}[${/^\d+$/.test(key) ? key : JSON.stringify(key)}]`;
+    const at = itemPath(childPath(path, listName), key);
     const endpoint = job.get('endpoint');
     const placeholders = job.get('placeholders');
     const recursionFilter = job.get('recursionFilter');

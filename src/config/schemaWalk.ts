@@ -4,7 +4,8 @@
  * The reference tolerates all of these, so each is a finding (a WARNING, an error with
  * --strict), never a failure by itself. The hard checks (`x-error`) are the validator's.
  */
-import { pjsonOrFalse } from '../php/jsonEncode.ts';
+import { childPath } from '../errors/configPath.ts';
+import { logJson, pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isMap, PhpFloat, type Value } from '../php/value.ts';
 import type { SchemaNode } from './schemaParts.ts';
 import { nearest } from './suggest.ts';
@@ -50,14 +51,10 @@ function matchesType(node: SchemaNode, v: Value): boolean {
 }
 
 function shown(path: string, v: Value): string {
-  if (/[.[]#|^#/.test(path.split('.').pop() ?? '')) return 'a secret value';
-  const text = pjsonOrFalse(v, 'shortest') || 'a number outside the range of a double';
+  if (/[.[]"?#|^#/.test(path.split('.').pop() ?? '')) return 'a secret value';
+  // Plain JSON, as the user wrote it ("a/b", not PHP's "a\/b").
+  const text = pjsonOrFalse(v, 'shortest') === false ? 'a number outside the range of a double' : logJson(v, 'shortest');
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-export function childPath(path: string, key: string): string {
-  if (path === '') return key;
-  return /^[A-Za-z0-9_#]+$/.test(key) ? `${path}.${key}` : `${path}["${key}"]`;
 }
 
 /** A finding for every documented-shape mismatch under `value`. */

@@ -9,6 +9,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import * as generated from './validators.generated.ts';
+import { childPath, itemPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import { PhpFloat, type Value } from '../php/value.ts';
 import { varExport } from '../php/varExport.ts';
@@ -44,7 +45,7 @@ function segments(instancePath: string): string[] {
 /** `parameters.config.jobs[0].children[1]` style. */
 export function formatPath(prefix: string, segs: readonly string[]): string {
   let out = prefix;
-  for (const s of segs) out += /^\d+$/.test(s) ? `[${s}]` : `.${s}`;
+  for (const s of segs) out = /^\d+$/.test(s) ? itemPath(out, s) : childPath(out, s);
   return out;
 }
 

@@ -2,6 +2,7 @@
  * Pre-flight checks of values (part of preflight.ts): text that looks like a template or an
  * attribute reference but is sent literally, and mappings whose key matches no job's dataType.
  */
+import { childPath } from '../errors/configPath.ts';
 import { isMap, member, type Value } from '../php/value.ts';
 import type { Configuration } from './configurations.ts';
 import type { JobNode } from './jobTree.ts';
@@ -33,7 +34,7 @@ function literalFindings(value: Value | undefined, path: string, attributes: Rea
       out.push({ path, message: `${path}: sends the text "${name}", not the value of the attribute ${name}. Write ${fix}.` });
     }
   } else if (isMap(value) && !value.has('function') && !value.has('attr')) {
-    for (const [k, v] of value) literalFindings(v, `${path}.${k}`, attributes, out);
+    for (const [k, v] of value) literalFindings(v, childPath(path, k), attributes, out);
   }
 }
 
@@ -81,9 +82,10 @@ export function mappingKeyFindings(configuration: Configuration, nodes: readonly
   for (const key of mappings.keys()) {
     if (known.includes(key)) continue;
     const hint = nearest(key, known);
+    const at = childPath(path, key);
     out.push({
-      path: `${path}.${key}`,
-      message: `${path}.${key}: no job has the dataType "${key}", so this mapping is never used and its records go through the automatic parser (${hint ? `did you mean "${hint}"?` : `dataTypes: ${known.join(', ')}`}). A job's dataType is its "dataType", else its endpoint as written.`,
+      path: at,
+      message: `${at}: no job has the dataType "${key}", so this mapping is never used and its records go through the automatic parser (${hint ? `did you mean "${hint}"?` : `dataTypes: ${known.join(', ')}`}). A job's dataType is its "dataType", else its endpoint as written.`,
     });
   }
 }

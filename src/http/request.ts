@@ -4,6 +4,7 @@
  * the body (POST/FORM), URL resolved against baseUrl, headers in the reference's order.
  */
 import { CurlError } from '../errors/CurlError.ts';
+import { childPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, isMap, member, PhpArray, type Value } from '../php/value.ts';
@@ -62,7 +63,7 @@ function requestHeaders(v: Value | undefined, defaults: Value | undefined): Head
     // Request headers come from api.http.defaultOptions.headers or the job's own `headers`.
     const fromDefaults = member(member(defaults, 'headers'), name) !== undefined;
     // A job's own headers: the job runner adds the job's path (jobs/runner.ts).
-    checkHeader(name, values, fromDefaults ? `parameters.api.http.defaultOptions.headers.${name}` : undefined);
+    checkHeader(name, values, fromDefaults ? childPath('parameters.api.http.defaultOptions.headers', name) : undefined);
     list.append(name, values);
   };
   if (isMap(v)) for (const [name, value] of v) add(name, value);

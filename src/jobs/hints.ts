@@ -3,6 +3,7 @@
  * that wrote no rows although its responses hold records elsewhere, and a second page identical
  * to the first (the API ignores the paging parameter). Each names the config path to fix.
  */
+import { childPath } from '../errors/configPath.ts';
 import { isEmpty, isMap, member, type PhpArray, type Value } from '../php/value.ts';
 import { lookupStrict, NOT_FOUND } from '../php/pathLookup.ts';
 import { phpString } from '../php/stringConversion.ts';
@@ -151,9 +152,9 @@ export function changedParameters(previous: PhpArray, next: PhpArray): string[] 
 export function paginationOptionOf(pagination: Value | undefined, name: string, path = 'parameters.api.pagination'): string | undefined {
   if (!isMap(pagination)) return undefined;
   for (const [key, value] of pagination) {
-    if (typeof value === 'string' && value === name) return `${path}.${key}`;
+    if (typeof value === 'string' && value === name) return childPath(path, key);
     if (isMap(value)) {
-      const found = paginationOptionOf(value, name, `${path}.${key}`);
+      const found = paginationOptionOf(value, name, childPath(path, key));
       if (found !== undefined) return found;
     }
   }

@@ -1,4 +1,5 @@
 /** Child-job placeholders, inheritance and combinations (spec 03 §4.4–§4.7). */
+import { childPath } from '../errors/configPath.ts';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { evaluate, flattenContext } from '../functions/index.ts';
@@ -74,7 +75,7 @@ export function bindingCombinations(
       ? placeholders.map((v, i) => [String(i), v])
       : [];
   for (const [name, spec] of own) {
-    const resolved = resolveOwn(name, spec, chain, `${configPath}.${name}`);
+    const resolved = resolveOwn(name, spec, chain, childPath(configPath, name));
     const at = slots.findIndex((s) => s.name === name);
     if (at >= 0) slots[at] = resolved;
     else slots.push(resolved);

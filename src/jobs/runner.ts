@@ -2,6 +2,7 @@
  * Runs the jobs of one configuration (spec 03 §3, §4, §7): pages in order, each page output
  * then its child jobs depth-first, then the next page.
  */
+import { itemPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import type { ApiDescription } from '../config/api.ts';
 import type { FunctionContext } from '../functions/index.ts';
@@ -141,7 +142,7 @@ export class JobRunner {
         const endpoint = job.get('endpoint');
         await this.runInstance({
           job,
-          path: `${this.pathOf('jobs')}[${index}]`,
+          path: itemPath(this.pathOf('jobs'), index),
           scroller,
           bindings: [],
           chain: [],
@@ -294,7 +295,7 @@ export class JobRunner {
   private *childSteps(parent: InstanceRun, records: Value[], pageOrder: readonly number[]): Generator<ChildStep> {
     let position = 0;
     for (const { job: child, index } of planJobs(parent.job.get('children'))) {
-      const path = `${parent.path}.children[${index}]`;
+      const path = itemPath(`${parent.path}.children`, index);
       const filterText = child.get('recursionFilter');
       // Parsed once per parent page, even when the page has no records (§4.2).
       const filter = isEmpty(filterText) ? undefined : parseRecursionFilter(phpString(filterText!), `${path}.recursionFilter`);

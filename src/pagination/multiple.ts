@@ -2,6 +2,7 @@
  * `multiple` pagination (spec 03 §5.3.7): named scrollers; each job picks one by its
  * `scroller` member, or gets the `default` one, or none.
  */
+import { childPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, PhpArray, type Value } from '../php/value.ts';
@@ -31,7 +32,7 @@ export class MultipleScroller implements Scroller {
     const list: [string, Value][] = entries instanceof Map ? [...entries] : entries.map((v, i) => [String(i), v]);
     const scrollers = new Map<string, Scroller>();
     for (const [name, config] of list) {
-      const entryPath = `${options.at('scrollers')}.${name}`;
+      const entryPath = childPath(options.at('scrollers'), name);
       if (!(config instanceof PhpArray || Array.isArray(config))) {
         throw new UserError(`Scroller configuration for ${name}must be array.`, { configPath: entryPath });
       }

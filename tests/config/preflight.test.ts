@@ -54,6 +54,25 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.equal(r.code, 0);
   });
 
+  it('a key with a space or a dot is written ["key"] in every path; values are shown as plain JSON', async () => {
+    const r = await run(
+      config(
+        { pagination: { method: 'pagenum', pageParam: ['page/no'] } },
+        {
+          jobs: [{ endpoint: 'customers', dataField: 'data.customers', params: { 'page size': '{limit}' } }],
+          mappings: { 'my table': { id: 'id' } },
+        },
+      ),
+    );
+    const w = warnings(r.lines).join('\n');
+    assert.match(w, /WARNING: parameters\.config\.jobs\[0\]\.params\["page size"\]: "\{limit\}" is sent as it is/);
+    assert.match(w, /WARNING: parameters\.config\.mappings\["my table"\]: no job has the dataType "my table"/);
+    assert.match(w, /WARNING: parameters\.api\.pagination\.pageParam: should be a string, not a list \(\["page\/no"\]\)/);
+    assert.ok(!w.includes('\\/'), w);
+    assert.equal(r.code, 0, r.lines.join('\n'));
+    assert.match(api.requests.at(-1)!.target, /^\/customers\?page\+size=%7Blimit%7D/);
+  });
+
   it('values of the wrong type the reference tolerates: params as a list, retryConfig.maxRetries "three"', async () => {
     const r = await run(
       config(

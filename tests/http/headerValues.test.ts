@@ -123,7 +123,7 @@ const NEWLINE_CASES: [string, Record<string, unknown>, Record<string, unknown>, 
     {},
     'parameters.api.authentication.apiRequest.headers.X-Token',
   ],
-  ['a header name with a space', {}, { http: { headers: { 'X Key': 'v' } } }, 'parameters.config.http.headers.X Key'],
+  ['a header name with a space', {}, { http: { headers: { 'X Key': 'v' } } }, 'parameters.config.http.headers["X Key"]'],
 ];
 
 for (const [what, apiExtra, configExtra, configPath] of NEWLINE_CASES) {
@@ -133,7 +133,7 @@ for (const [what, apiExtra, configExtra, configPath] of NEWLINE_CASES) {
       parameters: { api: { baseUrl: `${api.url}/`, ...apiExtra }, config: { jobs: [{ endpoint: 'x' }], ...configExtra } },
     });
     const error = assertFailed(r, 1, what);
-    assert.ok(error.includes(`"configPath":"${configPath}"`), error);
+    assert.ok(error.includes(`"configPath":${JSON.stringify(configPath)}`), error);
     assert.match(error, /cannot be sent/);
     assert.ok(!error.includes('ERR_INVALID_CHAR') && !error.includes('tok-123'), error);
     // Only the login request (which has no bad header itself) may have gone out.

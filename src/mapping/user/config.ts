@@ -4,6 +4,7 @@
  * (§7.9). Nothing here raises the errors that the reference raises while processing data: those
  * are the mapper's (mapper.ts), so that they surface at the same moment as in the reference.
  */
+import { childPath } from '../../errors/configPath.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { isCanonicalIntKey } from '../../php/serialize.ts';
 import { PhpFloat, type Value, isEmpty, isList, isMap, member, phpType, truthy } from '../../php/value.ts';
@@ -78,7 +79,7 @@ function optionalName(v: Value | undefined): string | null {
 
 /** One definition of a mapping (§7.2). Never throws. */
 export function parseDefinition(key: string, def: Value, basePath: string): Definition {
-  const configPath = basePath + '.' + key;
+  const configPath = childPath(basePath, key);
   if (typeof def === 'string') {
     if (isCanonicalIntKey(key)) return { kind: 'unsupported', key, configPath };
     return { kind: 'column', key, configPath, destination: optionalName(def), primaryKey: false, forceType: false, delimiter: '.' };

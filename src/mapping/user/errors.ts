@@ -1,6 +1,7 @@
 /**
  * Error texts of the user-defined mapper (spec 04 §7). Byte-exact: users grep logs for them.
  */
+import { childPath } from '../../errors/configPath.ts';
 import { UserError } from '../../errors/UserError.ts';
 
 /** Prefix of every error raised while a mapper reads its own configuration (04 §7.8). */
@@ -26,5 +27,5 @@ export function differentColumns(table: string): UserError {
 
 /** Configuration path of a mapping key: `parameters.config.mappings.<dataType>`. */
 export function mappingsPath(dataType: string): string {
-  return 'parameters.config.mappings.' + dataType;
+  return childPath('parameters.config.mappings', dataType);
 }

@@ -98,7 +98,7 @@ test('a self-reference over the record itself (key ".") is a user error naming t
   const last = r.lines.at(-1) ?? '';
   assert.match(
     last,
-    /logger\.ERROR: Bad Json to CSV Mapping configuration: Table '\.' maps each record of 'nodes' into the same table again, which never ends\. Use the key of the nested records \(for example "children"\)\. \{"configPath":"parameters\.config\.mappings\.nodes\.\."\} \[\]$/,
+    /logger\.ERROR: Bad Json to CSV Mapping configuration: Table '\.' maps each record of 'nodes' into the same table again, which never ends\. Use the key of the nested records \(for example "children"\)\. \{"configPath":"parameters\.config\.mappings\.nodes\[\\"\.\\"\]"\} \[\]$/,
   );
   assert.deepEqual(r.tables(), {});
 });

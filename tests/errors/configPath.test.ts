@@ -1,0 +1,23 @@
+/** Config paths are built in one place: keys that are not plain names are written `["key"]`. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { childPath, itemPath } from '../../src/errors/configPath.ts';
+
+test('plain keys with a dot, others in brackets as JSON strings', () => {
+  assert.equal(childPath('parameters.api.http.headers', 'X-Api-Key'), 'parameters.api.http.headers.X-Api-Key');
+  assert.equal(childPath('parameters.config', '#token'), 'parameters.config.#token');
+  assert.equal(childPath('parameters.api.http.headers', 'X Token'), 'parameters.api.http.headers["X Token"]');
+  assert.equal(childPath('parameters.config.mappings.users', 'user.name'), 'parameters.config.mappings.users["user.name"]');
+  assert.equal(childPath('parameters.config.mappings', 'users/{id}'), 'parameters.config.mappings.users/{id}');
+  assert.equal(childPath('parameters.config.jobs[0].placeholders', '1:id'), 'parameters.config.jobs[0].placeholders.1:id');
+  assert.equal(childPath('parameters.config.mappings', 'a[0]'), 'parameters.config.mappings["a[0]"]');
+  assert.equal(childPath('p', 'say "hi"'), 'p["say \\"hi\\""]');
+  assert.equal(childPath('p', ''), 'p[""]');
+  assert.equal(childPath('', 'parameters'), 'parameters');
+});
+
+test('list entries by index; a map used as a list by its quoted key', () => {
+  assert.equal(itemPath('parameters.config.jobs', 0), 'parameters.config.jobs[0]');
+  assert.equal(itemPath('parameters.config.jobs', '3'), 'parameters.config.jobs[3]');
+  assert.equal(itemPath('parameters.config.jobs', 'users'), 'parameters.config.jobs["users"]');
+});
