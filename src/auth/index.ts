@@ -28,14 +28,22 @@ const isCredentialHeader = (name: string): boolean => isCredentialKey(name) || /
 
 /**
  * "Using no authentication." is what the reference says whenever no type is set, even when an
- * `Authorization` header in `api.http.headers` authenticates every request; then we say so.
+ * `Authorization` header in `api.http.headers` authenticates every request, or the user and
+ * password in the base URL do (sent as Basic, src/http/userinfo.ts); then we say so.
+ * `userinfoIn`: the config path of a URL that carries userinfo.
  */
-export function noAuthenticationLine(sources: ReadonlyMap<string, readonly string[]> | undefined): string {
+export function noAuthenticationLine(sources: ReadonlyMap<string, readonly string[]> | undefined, userinfoIn?: string): string {
   const found: string[] = [];
+  let authorization = false;
   for (const [path, names] of sources ?? []) {
     const credentials = names.filter(isCredentialHeader);
     if (credentials.length > 0) found.push(`${credentials.map((n) => `'${n}'`).join(', ')} from ${path}`);
+    authorization ||= names.some((n) => n.toLowerCase() === 'authorization');
   }
-  if (found.length === 0) return 'Using no authentication.';
-  return `Using no authentication type: credentials are sent in the header${found.length > 1 || found[0]!.includes(',') ? 's' : ''} ${found.join('; ')}.`;
+  const ways: string[] = [];
+  if (found.length > 0) ways.push(`in the header${found.length > 1 || found[0]!.includes(',') ? 's' : ''} ${found.join('; ')}`);
+  // A request's own Authorization header wins over the URL's userinfo.
+  if (userinfoIn !== undefined && !authorization) ways.push(`as Basic authorization, from the user and password in ${userinfoIn}`);
+  if (ways.length === 0) return 'Using no authentication.';
+  return `Using no authentication type: credentials are sent ${ways.join(', and ')}.`;
 }

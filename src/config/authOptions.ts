@@ -77,6 +77,8 @@ export interface AuthSource {
    * that credentials come from headers when no authentication type is set.
    */
   headerSources?: ReadonlyMap<string, readonly string[]>;
+  /** The config path of the base URL when it carries userinfo (`https://user:pass@host/`), for the same line. */
+  userinfoIn?: string;
 }
 
 /**
@@ -98,6 +100,7 @@ export function authenticationOf(
     oauthCredentials: member(member(member(root, 'authorization'), 'oauth_api'), 'credentials'),
     logger,
     ...(headerSources ? { headerSources } : {}),
+    ...(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(api.baseUrl) ? { userinfoIn: 'parameters.api.baseUrl' } : {}),
   });
 }
 
@@ -120,7 +123,7 @@ export function parseAuthentication(source: AuthSource): AuthOptions {
   const type = member(source.authentication, 'type');
   // PHP-empty type ("", "0", 0, null …) means no authentication.
   if (isEmpty(type)) {
-    source.logger.debug(noAuthenticationLine(source.headerSources));
+    source.logger.debug(noAuthenticationLine(source.headerSources, source.userinfoIn));
     return { type: 'none' };
   }
   const name = typeof type === 'string' ? type : phpString(type ?? null);

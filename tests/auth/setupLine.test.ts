@@ -46,3 +46,29 @@ test('no credential-like headers: the reference line, unchanged', () => {
     "Using no authentication type: credentials are sent in the header 'X-Auth-Token' from parameters.api.http.defaultOptions.headers.",
   );
 });
+
+test('no type, user and password in baseUrl: the line says they are sent as Basic authorization', async () => {
+  const s = await startServer((_req, res) => json(res, 200, [{ id: 1 }]));
+  servers.push(s);
+  const base = `${s.url.replace('://', '://ann:pw-secret-123@')}/`;
+  const r = await run({
+    parameters: { api: { baseUrl: base }, config: { outputBucket: 'b', debug: true, jobs: [{ endpoint: 'users' }] } },
+  });
+  assert.equal(r.code, 0, r.lines.join('\n'));
+  assert.equal(s.requests[0]!.headers['authorization'], `Basic ${Buffer.from('ann:pw-secret-123').toString('base64')}`);
+  const line = r.lines.find((l) => l.includes('authentication'))!;
+  assert.match(
+    line,
+    /logger\.DEBUG: Using no authentication type: credentials are sent as Basic authorization, from the user and password in parameters\.api\.baseUrl\. \[\] \[\]$/,
+  );
+  assert.ok(!r.lines.some((l) => l.includes('pw-secret-123')));
+  // An Authorization header of its own wins over the userinfo: the line names only the header.
+  assert.equal(
+    noAuthenticationLine(new Map([['parameters.api.http.headers', ['Authorization']]]), 'parameters.api.baseUrl'),
+    "Using no authentication type: credentials are sent in the header 'Authorization' from parameters.api.http.headers.",
+  );
+  assert.equal(
+    noAuthenticationLine(new Map([['parameters.config.http.headers', ['X-Api-Key']]]), 'parameters.api.baseUrl'),
+    "Using no authentication type: credentials are sent in the header 'X-Api-Key' from parameters.config.http.headers, and as Basic authorization, from the user and password in parameters.api.baseUrl.",
+  );
+});
