@@ -21,6 +21,7 @@ import { outputWorkerMode, outputWorkerOffload } from '../outputWorker/offload.t
 import { JobRunner } from '../jobs/runner.ts';
 import { compatLevelOf } from '../mapping/auto/compatLevel.ts';
 import { concurrencyOf } from '../jobs/concurrency.ts';
+import { rateLimitOptions } from '../http/rateLimit/index.ts';
 import { OutputStaging } from '../output/staging.ts';
 import { removeStaleStaging } from '../output/staleStaging.ts';
 import { MappingRouter } from '../mapping/router.ts';
@@ -293,6 +294,7 @@ async function runConfiguration(
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
+    rateLimit: rateLimitOptions(api.api),
   });
   const runner = new JobRunner({
     config,
@@ -309,6 +311,8 @@ async function runConfiguration(
     await runner.run();
   } finally {
     transport.close();
+    // The effective rate per host whose requests were paced or answered 429 (README "Rate limits").
+    for (const line of client.rateLimiter.summary()) logger.info(line);
   }
   if (isEmpty(config.get('mappings'))) {
     const { struct, version } = entry.parser.stateEntries();
