@@ -21,6 +21,40 @@ const phpEmpty = {
   ],
 } as const;
 
+/** Our own options (not in the reference, which ignores unknown keys): numbers or nothing. */
+const positiveNumber = { type: 'number', exclusiveMinimum: 0 } as const;
+
+const rateLimit = {
+  description:
+    'Request budget per host (scheme, host, port), honoured by every request: pages, child jobs, logins, retries. ' +
+    '{"requestsPerSecond": N, "requestsPerMinute": M}: never more than N requests in any second and M in any minute (either or both; fractions allowed). ' +
+    "followHeaders (default true): also pace by the API's RateLimit-*/X-RateLimit-* headers and Retry-After, as without this option. " +
+    'A 429 always halves the requests on the wire for that host (growing back by one per round of successful answers).',
+  anyOf: [
+    phpEmpty,
+    {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        requestsPerSecond: { description: 'Most requests sent to one host in any 1-second window.', ...positiveNumber },
+        requestsPerMinute: { description: 'Most requests sent to one host in any 60-second window.', ...positiveNumber },
+        followHeaders: { description: "Pace by the API's rate-limit headers and Retry-After (default true).", type: 'boolean' },
+      },
+    },
+  ],
+  'x-error':
+    "The 'rateLimit' option must be an object with 'requestsPerSecond' and/or 'requestsPerMinute' (numbers greater than 0) and optionally 'followHeaders' (true or false).",
+} as const;
+
+const prefetch = {
+  description:
+    'offset and pagenum pagination only, opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, and never more on the wire than api.http.concurrency). ' +
+    'The stop conditions still decide: pages past the last one are discarded unparsed, the output is byte-identical to a sequential run; ' +
+    'up to N requests past the last page are sent. A job\'s own "prefetch" wins over this one.',
+  anyOf: [{ type: 'null' }, { type: 'integer', minimum: 0 }],
+  'x-error': "The 'prefetch' option must be a whole number of pages, 0 or more.",
+} as const;
+
 const job = {
   description: 'A job: one resource of the API, its pages and its child jobs (spec 03 §1.2).',
   allOf: [
@@ -69,6 +103,7 @@ const job = {
     userData: { description: 'Extra columns added to the rows of this job.' },
     id: { description: 'Job identity; jobs with the same identity collapse into one.' },
     headers: { description: 'Request headers of this job.' },
+    prefetch,
   },
 } as const;
 
@@ -126,11 +161,13 @@ const apiSection = {
     },
     http: {
       description:
-        'headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s), concurrency (10; requests on the wire at once per host; env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; any value gives the same output).',
+        'headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s), concurrency (10; requests on the wire at once per host; env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; any value gives the same output), rateLimit.',
+      properties: { rateLimit },
     },
     authentication: { description: 'Authentication: type basic, query, login, oauth10, oauth20, oauth20.login.' },
     pagination: {
       description: 'Pagination: method offset, pagenum, response.url, response.param, cursor, multiple, zendesk.response.url.',
+      properties: { prefetch },
     },
   },
 } as const;

@@ -23,6 +23,7 @@ import { jobIdentity, planJobs } from './plan.ts';
 import { createProgressLog, type ProgressHook } from './progress.ts';
 import { extractRecords } from './records.ts';
 import { Prefetcher, type Prefetch, type Speculation } from './prefetch.ts';
+import { PagesAhead, prefetchCount } from './pagePrefetch.ts';
 import { parseRecursionFilter } from './recursionFilter.ts';
 
 export interface RunnerContext {
@@ -169,47 +170,75 @@ export class JobRunner {
     let early = prefetch?.sentAs(request) ? prefetch : undefined;
     let previous: Value | undefined;
     let page = 0;
-    while (request !== null) {
-      const description = request;
-      let response: ClientResponse;
-      if (early !== undefined) {
-        const sent = early;
-        early = undefined;
-        response = await sent.take();
-      } else {
-        response = await this.ctx.client.send(this.prepare(path, description), true, { order: [...run.order, page] });
-      }
-      const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger);
-      if (previous !== undefined && sameValue(previous, value)) {
-        logger.debug(`Job '${jobIdentity(job)}' finished when last response matched the previous!`);
-        scroller.reset();
-        break;
-      }
-      let records = extractRecords(value, job.get('dataField'), shownEndpoint, logger, path);
-      records = applyResponseFilter(
-        records,
-        job.get('responseFilter') ?? null,
-        job.get('responseFilterDelimiter') ?? null,
-        this.ctx.compatLevel,
-      );
-      this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
-      this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
-      await this.runChildren(run, records, [...run.order, page]);
-      previous = value;
-      const next = scroller.nextRequest(instance, value, records);
-      if (next !== null && sameValue(next, description)) {
-        // Beyond the reference: the same request again would return the same page (which the
-        // reference then drops by the same-response stop) or loop forever on a changing API.
-        logger.warning(
-          `Pagination of job '${shownEndpoint}' stopped: the next page request would be identical to the previous one (${phpString(next.get('endpoint') ?? null)}); stopping to avoid an endless loop.`,
-          { configPath: 'parameters.api.pagination' },
+    const ahead = this.pagesAhead(run, instance);
+    try {
+      while (request !== null) {
+        const description = request;
+        let response: ClientResponse;
+        if (early !== undefined) {
+          const sent = early;
+          early = undefined;
+          ahead?.fill(page);
+          response = await sent.take();
+        } else {
+          const fetched = ahead === undefined ? undefined : await ahead.take(page, description);
+          if (fetched !== undefined) {
+            ahead!.fill(page);
+            response = fetched;
+          } else {
+            const sending = this.ctx.client.send(this.prepare(path, description), true, { order: [...run.order, page] });
+            ahead?.fill(page);
+            response = await sending;
+          }
+        }
+        const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger);
+        if (previous !== undefined && sameValue(previous, value)) {
+          logger.debug(`Job '${jobIdentity(job)}' finished when last response matched the previous!`);
+          scroller.reset();
+          break;
+        }
+        let records = extractRecords(value, job.get('dataField'), shownEndpoint, logger, path);
+        records = applyResponseFilter(
+          records,
+          job.get('responseFilter') ?? null,
+          job.get('responseFilterDelimiter') ?? null,
+          this.ctx.compatLevel,
         );
-        scroller.reset();
-        break;
+        this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
+        this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
+        await this.runChildren(run, records, [...run.order, page]);
+        previous = value;
+        const next = scroller.nextRequest(instance, value, records);
+        if (next !== null && sameValue(next, description)) {
+          // Beyond the reference: the same request again would return the same page (which the
+          // reference then drops by the same-response stop) or loop forever on a changing API.
+          logger.warning(
+            `Pagination of job '${shownEndpoint}' stopped: the next page request would be identical to the previous one (${phpString(next.get('endpoint') ?? null)}); stopping to avoid an endless loop.`,
+            { configPath: 'parameters.api.pagination' },
+          );
+          scroller.reset();
+          break;
+        }
+        request = next;
+        page++;
       }
-      request = next;
-      page++;
+    } finally {
+      const unused = ahead?.discard() ?? 0;
+      if (unused > 0)
+        logger.debug(`Job '${shownEndpoint}': ${unused} page request(s) sent ahead were not used (past the last page); dropped unparsed.`);
     }
+  }
+
+  /** Pages fetched ahead for this instance, when `prefetch` asks for it and the scroller can tell the next requests. */
+  private pagesAhead(run: InstanceRun, instance: JobInstance): PagesAhead | undefined {
+    const count = prefetchCount(run.job, this.ctx.api.pagination, run.path);
+    const { scroller } = run;
+    if (count === 0 || this.ctx.client.concurrency <= 1 || scroller.peek === undefined) return undefined;
+    return new PagesAhead(this.ctx.client, this.ctx.logger, count, {
+      peek: (k) => scroller.peek!(instance, k),
+      build: (description) => this.prepare(run.path, description),
+      order: (page) => [...run.order, page],
+    });
   }
 
   /** What the prefetcher needs of a child step to send its first request ahead; none for a warning. */

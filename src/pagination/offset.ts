@@ -54,14 +54,18 @@ export class OffsetScroller implements Scroller {
     return isEmpty(own) ? this.options.limit : intValue(own);
   }
 
-  private scrollRequest(job: JobInstance) {
+  private scrollRequest(job: JobInstance, pointer = this.pointer) {
     return requestWithParams(
       job,
       replaceParams(job.params, [
         [this.options.limitParam, this.pageSize(job)],
-        [this.options.offsetParam, this.pointer],
+        [this.options.offsetParam, pointer],
       ]),
     );
+  }
+
+  peek(job: JobInstance, ahead: number) {
+    return this.scrollRequest(job, this.pointer + ahead * this.pageSize(job));
   }
 
   firstRequest(job: JobInstance) {

@@ -45,15 +45,19 @@ export class PagenumScroller implements Scroller {
     return isEmpty(own) ? this.options.limit : intValue(own);
   }
 
-  private pageRequest(job: JobInstance) {
+  private pageRequest(job: JobInstance, page = this.page) {
     const size = this.pageSize(job);
-    const entries: [string, Value][] = [[this.options.pageParam, this.page]];
+    const entries: [string, Value][] = [[this.options.pageParam, page]];
     if (size !== null) entries.push([this.options.limitParam, size]);
     return requestWithParams(job, replaceParams(job.params, entries));
   }
 
   firstRequest(job: JobInstance) {
     return this.options.firstPageParams ? this.pageRequest(job) : jobRequest(job);
+  }
+
+  peek(job: JobInstance, ahead: number) {
+    return this.pageRequest(job, this.page + ahead);
   }
 
   nextRequest(job: JobInstance, _response: Value, records: readonly Value[]) {
