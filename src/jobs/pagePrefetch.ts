@@ -16,7 +16,7 @@ import type { ClientResponse, HttpClient } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
 import { shouldRetry } from '../http/retry.ts';
 import { sameValue } from '../php/equality.ts';
-import { isEmpty, member, type PhpArray, PhpFloat, type Value } from '../php/value.ts';
+import { member, type PhpArray, PhpFloat, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { MAX_CONCURRENCY } from './concurrency.ts';
 import { DeferredLogger } from './deferredLogger.ts';
