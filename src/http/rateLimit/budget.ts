@@ -11,8 +11,8 @@ export interface BudgetOptions {
 }
 
 /** Extra wait per window, for the jitter between sending and the server's arrival clock. */
-const MARGIN_FRACTION = 0.01;
-const MIN_MARGIN_MS = 5;
+const MARGIN_FRACTION = 0.02;
+const MIN_MARGIN_MS = 10;
 
 export class SlidingWindow {
   readonly count: number;

@@ -65,11 +65,26 @@ export class SignalPacer {
     return s.remaining - (this.sent - s.seq);
   }
 
+  /**
+   * Past the stated reset the window starts afresh: the full limit, counted from the requests
+   * sent from now on (not unlimited: the burst after a reset must not overrun the new window).
+   */
+  private roll(now: number): void {
+    const s = this.statement;
+    if (s === undefined || s.resetAt === undefined || now < s.resetAt) return;
+    this.statement = {
+      ...s,
+      remaining: s.limit,
+      resetAt: s.windowMs === undefined ? undefined : s.resetAt + s.windowMs,
+      seq: this.sent,
+    };
+  }
+
   /** Whether the next request is below the reserve (and so spaced). */
   private low(now: number): boolean {
+    this.roll(now);
     const s = this.statement;
     if (s === undefined) return false;
-    if (s.resetAt !== undefined && now >= s.resetAt && s.windowMs === undefined) return false; // a new window
     return this.available() <= Math.max(1, Math.ceil(s.limit * RESERVE_FRACTION));
   }
 
