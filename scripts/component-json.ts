@@ -1,5 +1,6 @@
 /**
- * Generates component.json, the platform descriptor of this component, from package.json and the
+ * Generates component.json and the editor schema schema/config.schema.json (the same schema as a
+ * file editors can point "$schema" at; component.json names it), the platform descriptor of this component, from package.json and the
  * configuration JSON Schema (src/config/schema.ts, the one source of truth). The generated file is
  * committed; tests/platform/componentJson.test.ts fails when it is stale.
  *
@@ -12,6 +13,8 @@ import { configSchema } from '../src/config/schema.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const COMPONENT_JSON = path.join(ROOT, 'component.json');
+export const EDITOR_SCHEMA = path.join(ROOT, 'schema', 'config.schema.json');
+const EDITOR_SCHEMA_RELATIVE = 'schema/config.schema.json';
 
 export const COMPONENT_ID = 'keboola.ex-generic-ts';
 export const IMAGE_REPOSITORY = 'keboola/ex-generic-ts';
@@ -52,6 +55,7 @@ export function componentDescriptor(version: string): Record<string, unknown> {
       description: 'One log line per record on stdout; nothing on stderr during normal runs; secrets replaced by [hidden].',
     },
     actions: ['run'],
+    configurationSchemaFile: EDITOR_SCHEMA_RELATIVE,
     configurationSchema: configSchema,
   };
 }
@@ -65,16 +69,27 @@ export function renderComponentJson(): string {
   return JSON.stringify(componentDescriptor(packageVersion()), null, 2) + '\n';
 }
 
+/** The exact bytes of schema/config.schema.json. */
+export function renderEditorSchema(): string {
+  return JSON.stringify(configSchema, null, 2) + '\n';
+}
+
 if (import.meta.main) {
-  const expected = renderComponentJson();
-  if (process.argv.includes('--check')) {
-    const current = fs.existsSync(COMPONENT_JSON) ? fs.readFileSync(COMPONENT_JSON, 'utf8') : '';
-    if (current !== expected) {
-      process.stderr.write('component.json is stale: run `npm run component-json` and commit the result.\n');
-      process.exitCode = 1;
+  for (const [file, expected] of [
+    [COMPONENT_JSON, renderComponentJson()],
+    [EDITOR_SCHEMA, renderEditorSchema()],
+  ] as const) {
+    const relative = path.relative(process.cwd(), file) || file;
+    if (process.argv.includes('--check')) {
+      const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      if (current !== expected) {
+        process.stderr.write(`${relative} is stale: run \`npm run component-json\` and commit the result.\n`);
+        process.exitCode = 1;
+      }
+    } else {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, expected);
+      process.stdout.write(`wrote ${relative}\n`);
     }
-  } else {
-    fs.writeFileSync(COMPONENT_JSON, expected);
-    process.stdout.write(`wrote ${path.relative(process.cwd(), COMPONENT_JSON) || COMPONENT_JSON}\n`);
   }
 }

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import standalone from 'ajv/dist/standalone/index.js';
-import { configSchema, CONFIG_SECTION_POINTER, API_SECTION_POINTER } from '../src/config/schema.ts';
+import { configSchema, runtimeConfigSchema, CONFIG_SECTION_POINTER, API_SECTION_POINTER } from '../src/config/schema.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 export const VALIDATORS_FILE = path.join(ROOT, 'src', 'config', 'validators.generated.ts');
@@ -31,7 +31,8 @@ export function renderValidators(): string {
   // The options validate.ts relies on: stop at the first error, errors with their schemas.
   const ajv = new Ajv({ allErrors: false, verbose: true, strict: false, code: { source: true, esm: true, lines: true } });
   ajv.addKeyword({ keyword: 'x-error', schemaType: 'string' });
-  ajv.addSchema(configSchema);
+  ajv.addKeyword({ keyword: 'x-check', schemaType: 'boolean' });
+  ajv.addSchema(runtimeConfigSchema);
   const code = standalone.default(ajv, {
     config: configSchema.$id + CONFIG_SECTION_POINTER,
     api: configSchema.$id + API_SECTION_POINTER,

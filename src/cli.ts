@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The extractor command: one run on $KBC_DATADIR (default /data), exit code 0, 1 or 2.
+ * The extractor command (`ex-generic`, src/commandLine.ts): with no arguments one run on
+ * $KBC_DATADIR (default /data), exit code 0, 1 or 2; `validate`, `plan`, `--help`, `--version`.
  *
  * Kept tiny so that V8's compile cache (src/runtime/compileCache.ts) is on before the extractor's
  * code is read. `--fill-compile-cache` loads the extractor and the output worker's code without
@@ -9,15 +10,34 @@
  * bundles this file with src/runtime/ into dist/cli.js (scripts/bundle.ts): a plain run loads
  * that file and the extractor's bundle, nothing else.
  */
+import fs from 'node:fs';
+import { parseCommandLine, USAGE } from './commandLine.ts';
 import { enableCompileCache } from './runtime/compileCache.ts';
 import { isCacheFill, loadOutputWorker, startOutputWorkerIfAsked } from './runtime/outputWorkerDispatch.ts';
+
+/** The package's version (package.json next to dist/ or src/). */
+function version(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
 
 enableCompileCache();
 if (isCacheFill()) {
   await import('./extractor.ts');
   await loadOutputWorker();
 } else if (!(await startOutputWorkerIfAsked())) {
-  const { main } = await import('./extractor.ts');
-  // This file is the output worker's script too: its thread runs the command's entry.
-  process.exitCode = await main({ outputWorkerScript: new URL(import.meta.url) });
+  const command = parseCommandLine(process.argv.slice(2));
+  if (command.kind === 'help') process.stdout.write(`${USAGE}\n`);
+  else if (command.kind === 'version') process.stdout.write(`ex-generic ${version()}\n`);
+  else if (command.kind === 'error') {
+    process.stderr.write(`ex-generic: ${command.message}\nRun 'ex-generic --help' for the commands and options.\n`);
+    process.exitCode = 1;
+  } else {
+    const { main } = await import('./extractor.ts');
+    // This file is the output worker's script too: its thread runs the command's entry.
+    process.exitCode = await main({ outputWorkerScript: new URL(import.meta.url), command });
+  }
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { decodeJson, decodeUtf8Lossy } from '../php/jsonDecode.ts';
+import { jsonSyntaxPlace } from './jsonSyntax.ts';
 import { PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 
@@ -22,10 +23,12 @@ export function readConfigFile(dataDir: string): PhpArray | Value[] {
     throw new ApplicationError(`Configuration file '${dataDir}/config.json' not found.`);
   }
   let value: Value;
+  const text = decodeUtf8Lossy(bytes);
   try {
-    value = decodeJson(decodeUtf8Lossy(bytes), 'config');
+    value = decodeJson(text, 'config');
   } catch (e) {
-    if (e instanceof JsonDecodeError) throw new ApplicationError(`Configuration file is not a valid JSON: ${e.reason}`);
+    if (e instanceof JsonDecodeError)
+      throw new ApplicationError(`Configuration file is not a valid JSON: ${e.reason}${syntaxErrorPlace(text)}`);
     throw e;
   }
   if (!(value instanceof PhpArray) && !Array.isArray(value)) {
@@ -34,6 +37,12 @@ export function readConfigFile(dataDir: string): PhpArray | Value[] {
     );
   }
   return value;
+}
+
+/** " at line L, column C: <problem>." for a config.json that is not JSON; empty when no place is found. */
+function syntaxErrorPlace(text: string): string {
+  const place = jsonSyntaxPlace(text);
+  return place === undefined ? '' : ` at line ${place.line}, column ${place.column}: ${place.problem}.`;
 }
 
 /** `in/state.json`: optional; unreadable or invalid → warning and an empty state. */

@@ -32,6 +32,34 @@ import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
+import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
+import type { RunLimits } from '../jobs/runner.ts';
+
+/** EX_GENERIC_STRICT=1 (or true/yes) turns pre-flight warnings into an error. */
+export function strictFromEnv(env: NodeJS.ProcessEnv): boolean {
+  return /^(1|true|yes|on)$/i.test(env['EX_GENERIC_STRICT'] ?? '');
+}
+
+/**
+ * The checks before any request: the reference's (group B, platform sections) have run when this
+ * is called; then the pre-flight findings (WARNING each; with strict, one ERROR and exit 1) and
+ * the reference's late crash on a non-boolean incrementalOutput, made early.
+ */
+export function preflightChecks(root: Value, configurations: Configuration[], logger: Logger, strict: boolean): number {
+  const findings = preflight(root, configurations);
+  for (const finding of findings) logger.warning(finding.message, { configPath: finding.path });
+  if (strict && findings.length > 0) {
+    throw new UserError(
+      `The configuration has ${findings.length} problem(s), listed above; strict mode (--strict or EX_GENERIC_STRICT=1) stops before any request. Fix them, or run without strict mode.`,
+      { configPath: findings[0]!.path },
+    );
+  }
+  const crash = certainIncrementalCrash(configurations);
+  if (crash !== undefined) throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: crash } });
+  return findings.length;
+}
+
+const INCREMENTAL_MESSAGE = 'incrementalOutput must be a boolean.';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -44,6 +72,10 @@ export interface RunOptions {
    * src/extractor.ts); when and whether is EX_GENERIC_OUTPUT_WORKER's. None: no worker.
    */
   outputWorker?: OutputWorkerStart;
+  /** Pre-flight findings stop the run before any request (--strict; default: EX_GENERIC_STRICT=1). */
+  strict?: boolean;
+  /** A test read (--max-pages, --max-records): tables written, no state. */
+  limits?: RunLimits;
 }
 
 interface BucketResult {
@@ -65,7 +97,7 @@ function bucketOf(config: PhpArray, api: ApiDescription): string | null {
 function incrementalFlag(v: Value | undefined): boolean {
   if (isEmpty(v)) return false;
   if (v === true) return true;
-  throw new ApplicationError('incrementalOutput must be a boolean.', { context: { path: 'parameters.config.incrementalOutput' } });
+  throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: 'parameters.config.incrementalOutput' } });
 }
 
 export function manifestJson(bucket: string | null, table: string, incremental: boolean, primaryKey: readonly string[] = []): string {
@@ -113,6 +145,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const parameters = member(root, 'parameters');
     const configurations = buildConfigurations(parameters);
     checkPlatformSections(parameters);
+    preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env));
     const sshProxy = member(parameters, 'sshProxy');
     // Opened lazily at the first HTTP attempt and shared by all configurations (01 §6.1).
     if (sshProxy !== undefined && sshProxy !== null)
@@ -140,6 +173,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         env,
         tunnel,
         outputOffload,
+        limits: options.limits,
       });
       previousParser = result.parser;
       bucketOfConfiguration[configuration.index] = result.bucket;
@@ -160,7 +194,11 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const counts = staging.rowCounts();
     if (staging.commit() === 'copy') logger.debug('out/tables is on another file system than out/: the tables were copied into place.');
     staging = undefined;
-    RunState.write(dataDir, finalState);
+    if (options.limits === undefined) RunState.write(dataDir, finalState);
+    else
+      logger.warning(
+        `Test read (${describeLimits(options.limits)}): the tables hold a sample of the data, not all of it; out/state.json was not written.`,
+      );
     for (const [file, rows] of counts) logger.info(`Table ${file}: ${rows} rows.`);
     logger.info('Extractor finished successfully.');
     return 0;
@@ -186,6 +224,13 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     process.removeListener('SIGTERM', onSignal);
     process.removeListener('SIGINT', onSignal);
   }
+}
+
+function describeLimits(limits: RunLimits): string {
+  const parts: string[] = [];
+  if (limits.maxPages !== undefined) parts.push(`at most ${limits.maxPages} page(s) per job`);
+  if (limits.maxRecords !== undefined) parts.push(`at most ${limits.maxRecords} record(s) per job`);
+  return parts.join(', ');
 }
 
 function formatBytes(bytes: number): string {
@@ -230,6 +275,7 @@ interface ConfigurationRun {
   tunnel: SshTunnel | undefined;
   /** The output phase's offload for the automatic parsers (the output worker), if any. */
   outputOffload: OutputOffloadStarter | undefined;
+  limits: RunLimits | undefined;
 }
 
 async function runConfiguration(
@@ -306,6 +352,7 @@ async function runConfiguration(
     functions: { attr: flattenContext(attributesOf(config)), time: flattenContext(run.state.timeValues()) },
     compatLevel: compatLevelOf(config),
     nowMs: run.nowMs,
+    ...(run.limits ? { limits: run.limits } : {}),
   });
   try {
     await runner.run();

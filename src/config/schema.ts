@@ -1,150 +1,168 @@
 /**
- * The JSON Schema of the configuration: the one source for validation (ajv, validate.ts),
- * the component descriptor (component.json) and the documentation.
+ * The JSON Schema of the configuration: the one source for validation (ajv, validate.ts), the
+ * pre-flight warnings (preflight.ts), the component descriptor (component.json), the editor
+ * schema (schema/config.schema.json) and the documentation.
  *
- * The reference accepts almost anything (it ignores its own schema) and rejects only the
- * cases of spec 01 §2.4. A configuration that works there must work here, so the schema is
- * exactly as strict as those checks. `x-error` carries the user-facing message of a check
- * (byte-exact, typos included); `description` documents each key.
+ * The reference accepts almost anything (it ignores its own schema) and rejects only the cases
+ * of spec 01 §2.4. Those hard checks are the `allOf` entries carrying `x-error` (the message,
+ * byte-exact, typos included); the run-time validator compiles only them (`runtimeSchema` in
+ * schemaParts.ts), so a configuration that works there works here. Everything else — types,
+ * enums, closed key sets — documents the intended shape: editors flag deviations, and the
+ * pre-flight checks report them as WARNINGs (errors with --strict).
  */
+import { authentication } from './schemaAuth.ts';
+import { job } from './schemaJob.ts';
+import { pagination } from './schemaPagination.ts';
+import { functionValue, headerMap, MAP, phpEmpty, runtimeSchema, type SchemaNode } from './schemaParts.ts';
 
-/** PHP `empty()` as a schema: null, false, 0, "", "0", [] or {}. */
-const phpEmpty = {
-  anyOf: [
-    { type: 'null' },
-    { const: false },
-    { const: 0 },
-    { const: '' },
-    { const: '0' },
-    { type: 'array', maxItems: 0 },
-    { type: 'object', maxProperties: 0 },
-  ],
-} as const;
+const httpStatusList: SchemaNode = { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } };
 
-/** Our own options (not in the reference, which ignores unknown keys): numbers or nothing. */
-const positiveNumber = { type: 'number', exclusiveMinimum: 0 } as const;
-
-const rateLimit = {
-  description:
-    'Request budget per host (scheme, host, port), honoured by every request: pages, child jobs, logins, retries. ' +
-    '{"requestsPerSecond": N, "requestsPerMinute": M}: never more than N requests in any second and M in any minute (either or both; fractions allowed). ' +
-    "followHeaders (default true): also pace by the API's RateLimit-*/X-RateLimit-* headers and Retry-After, as without this option. " +
-    'A 429 always halves the requests on the wire for that host (growing back by one per round of successful answers).',
-  anyOf: [
-    phpEmpty,
-    {
+const retryConfig: SchemaNode = {
+  type: 'object',
+  description: 'Retries of failed requests (used when a non-empty object). Waits follow the retry header, else 1 s, 2 s, 4 s, …',
+  properties: {
+    maxRetries: {
+      type: 'integer',
+      minimum: 0,
+      default: 10,
+      description: 'Retries after the first attempt.',
+      examples: [3],
+      'x-hint': 'The reference reads it as an integer: text such as "three" counts as 0, so no request is retried. Write a number, e.g. 3.',
+    },
+    http: {
       type: 'object',
+      description: 'Which HTTP responses are retried.',
+      properties: {
+        retryHeader: {
+          type: 'string',
+          default: 'Retry-After',
+          description: 'Header with the wait (seconds, timestamp or date).',
+          examples: ['X-RateLimit-Reset'],
+        },
+        codes: {
+          ...httpStatusList,
+          default: [500, 502, 503, 504, 408, 420, 429],
+          description: 'Status codes retried (JSON integers).',
+          examples: [[429, 503]],
+        },
+      },
       additionalProperties: false,
-      properties: {
-        requestsPerSecond: { description: 'Most requests sent to one host in any 1-second window.', ...positiveNumber },
-        requestsPerMinute: { description: 'Most requests sent to one host in any 60-second window.', ...positiveNumber },
-        followHeaders: { description: "Pace by the API's rate-limit headers and Retry-After (default true).", type: 'boolean' },
-      },
     },
-  ],
-  'x-error':
-    "The 'rateLimit' option must be an object with 'requestsPerSecond' and/or 'requestsPerMinute' (numbers greater than 0) and optionally 'followHeaders' (true or false).",
-} as const;
-
-const prefetch = {
-  description:
-    'offset and pagenum pagination only, opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, and never more on the wire than api.http.concurrency). ' +
-    'The stop conditions still decide: pages past the last one are discarded unparsed, the output is byte-identical to a sequential run; ' +
-    'up to N requests past the last page are sent. A job\'s own "prefetch" wins over this one.',
-  anyOf: [{ type: 'null' }, { type: 'integer', minimum: 0 }],
-  'x-error': "The 'prefetch' option must be a whole number of pages, 0 or more.",
-} as const;
-
-const job = {
-  description: 'A job: one resource of the API, its pages and its child jobs (spec 03 §1.2).',
-  allOf: [
-    { type: ['object', 'array'], 'x-error': 'Job configuration must be an array: {value}' },
-    {
+    curl: {
+      type: 'object',
+      description: 'Which network errors are retried.',
       properties: {
-        params: {
-          description: 'Request parameters; object values may be user functions.',
-          anyOf: [phpEmpty, { type: ['object', 'array'] }],
-          'x-error': "The 'params' property must be an array.",
+        codes: {
+          type: 'array',
+          items: { type: 'integer' },
+          default: [28, 6, 7, 35, 52, 56],
+          description: 'curl error numbers retried (28 timeout, 6 DNS, 7 connect, 35 TLS, 52 empty reply, 56 receive).',
         },
       },
+      additionalProperties: false,
     },
-    {
-      required: ['endpoint'],
-      'x-error': "The 'endpoint' property must be set in job.",
-      properties: {
-        endpoint: {
-          description: 'URL or URL fragment, resolved against api.baseUrl; {placeholders} in child jobs.',
-          not: { enum: [null, ''] },
-          'x-error': "The 'endpoint' property must be set in job.",
-        },
-      },
-    },
-    {
-      properties: {
-        children: {
-          description: 'Child jobs, run for every record of each page.',
-          allOf: [
-            { anyOf: [phpEmpty, { type: ['object', 'array'] }], 'x-error': "The 'children' property must an array of jobs." },
-            { items: { $ref: '#/definitions/job' }, additionalProperties: { $ref: '#/definitions/job' } },
-          ],
-        },
-      },
-    },
-  ],
-  properties: {
-    method: { description: 'GET (default), POST or FORM, case-insensitive.' },
-    dataType: { description: 'Record type: names the output table and selects a mapping. Defaults to the endpoint.' },
-    dataField: { description: 'Where the records are: a path string or {path, delimiter}. Auto-detected when absent.' },
-    responseFilter: { description: 'Members kept as JSON text instead of being flattened.' },
-    responseFilterDelimiter: { description: 'Path delimiter of responseFilter (default ".").' },
-    placeholders: { description: 'Child jobs: placeholder name → path in the parent record, or {path, function, args}.' },
-    recursionFilter: { description: 'Child jobs: condition on the parent record, e.g. "type!=admin&id>10".' },
-    scroller: { description: 'Scroller name with "multiple" pagination.' },
-    userData: { description: 'Extra columns added to the rows of this job.' },
-    id: { description: 'Job identity; jobs with the same identity collapse into one.' },
-    headers: { description: 'Request headers of this job.' },
-    prefetch,
+    headerName: { type: 'string', description: 'Legacy: http.retryHeader.' },
+    httpCodes: { ...httpStatusList, description: 'Legacy: http.codes.' },
+    curlCodes: { type: 'array', items: { type: 'integer' }, description: 'Legacy: curl.codes.' },
   },
-} as const;
+  additionalProperties: false,
+  examples: [{ maxRetries: 3, http: { codes: [429, 503] } }],
+};
 
-const configSection = {
-  description: 'What to extract (spec 01 §2.2).',
-  allOf: [
-    { not: phpEmpty, 'x-error': "The 'config' section is required in the configuration." },
-    {
-      required: ['jobs'],
-      'x-error': "The 'jobs' section is required in the configuration.",
+const apiHttp: SchemaNode = {
+  type: 'object',
+  description: 'HTTP settings of every request.',
+  properties: {
+    headers: headerMap('Headers of every request (login included). config.http.headers override them.', { Accept: 'application/json' }),
+    requiredHeaders: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Header names that config.http.headers must give a value.',
+      examples: [['X-AppKey']],
+    },
+    defaultOptions: {
+      type: 'object',
+      description: 'Merged under every job request (recursively, lists by index); values are not evaluated as functions.',
       properties: {
-        jobs: {
-          description: 'The jobs, run in order.',
-          allOf: [
-            { type: ['array', 'object'], not: phpEmpty, 'x-error': "The 'jobs' section is required in the configuration." },
-            { items: { $ref: '#/definitions/job' }, additionalProperties: { $ref: '#/definitions/job' } },
-          ],
+        params: { ...MAP, description: 'Parameters of every job request.', additionalProperties: true, examples: [{ account: 123 }] },
+        headers: headerMap('Headers of every job request (override client headers).', { 'X-Trace': 'on' }),
+      },
+      additionalProperties: true,
+      examples: [{ params: { account: 123 } }],
+    },
+    ignoreErrors: {
+      ...httpStatusList,
+      description: 'Error statuses treated as data (a WARNING each; a non-JSON body becomes {"errorData": …}).',
+      default: [],
+      examples: [[404]],
+    },
+    connectTimeout: {
+      type: ['number', 'string'],
+      default: 30,
+      description: 'Seconds to connect (0 or empty: the default).',
+      examples: [10],
+    },
+    requestTimeout: {
+      type: ['number', 'string'],
+      default: 300,
+      description: 'Seconds for a whole request (0 or empty: the default).',
+      examples: [60],
+    },
+    concurrency: {
+      type: 'integer',
+      minimum: 1,
+      default: 10,
+      description:
+        'Requests on the wire at once per host (env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; the output is the same for any value).',
+      examples: [1],
+    },
+    rateLimit: {
+      type: 'object',
+      description:
+        "Request budget per host (scheme, host, port), honoured by every request: pages, child jobs, logins, retries. Without it, requests are still paced by the API's RateLimit-*/X-RateLimit-* headers and Retry-After, and a 429 halves the requests on the wire for that host (growing back by one per round of successful answers).",
+      properties: {
+        requestsPerSecond: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          description: 'Most requests to one host in any 1-second window (fractions allowed).',
+          examples: [10],
+        },
+        requestsPerMinute: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          description: 'Most requests to one host in any 60-second window.',
+          examples: [600],
+        },
+        followHeaders: {
+          type: 'boolean',
+          default: true,
+          description: "Also pace by the API's rate-limit headers and Retry-After.",
+          examples: [false],
         },
       },
+      additionalProperties: false,
+      examples: [{ requestsPerSecond: 10 }, { requestsPerMinute: 600, followHeaders: false }],
     },
-  ],
-  properties: {
-    outputBucket: { description: 'Output bucket; tables go to in.c-<outputBucket>.<table>.' },
-    id: { description: 'Used for the bucket name ex-api-<api.name>-<id> when outputBucket is empty.' },
-    debug: { description: 'Log every HTTP request (secrets hidden).' },
-    incrementalOutput: {
-      type: ['boolean', 'null', 'string', 'integer', 'number', 'array', 'object'],
-      description: 'Load tables incrementally (JSON boolean).',
-    },
-    http: { description: '{headers: {...}}: headers of every request; they override api.http.headers.' },
-    mappings: { description: 'User-defined mappings by dataType.' },
-    userData: { description: 'Extra columns for the rows of root jobs.' },
-    compatLevel: { description: 'Parser compatibility level (default 3; 1 = legacy parser).' },
   },
-} as const;
+  additionalProperties: false,
+};
 
 const apiSection = {
-  description: 'How to talk to the API (spec 01 §3).',
+  description: 'How to talk to the API.',
+  type: 'object',
   properties: {
-    baseUrl: { description: 'Base URL (string or user function).' },
-    name: { description: 'API name used in the default bucket name (default "generic").' },
+    baseUrl: {
+      type: ['string', 'object'],
+      description:
+        'Base URL of every endpoint (http or https; end it with "/" so endpoints are appended), or a user function that returns one.',
+      examples: ['https://api.example.com/v1/', { function: 'concat', args: ['https://', { attr: 'domain' }, '/v1/'] }],
+    },
+    name: {
+      type: 'string',
+      default: 'generic',
+      description: 'API name used in the default bucket name ex-api-<name>-<config.id>.',
+      examples: ['crm'],
+    },
     caCertificate: {
       type: ['string', 'null'],
       'x-error': "The 'caCertificate' must be string.",
@@ -155,46 +173,214 @@ const apiSection = {
       'x-error': "The 'clientCertificate' must be string.",
       description: 'Not used: see #clientCertificate.',
     },
-    '#clientCertificate': { description: 'PEM client certificate followed by its private key (mutual TLS).' },
-    retryConfig: {
-      description: 'Retries: maxRetries (10), http.retryHeader (Retry-After), http.codes, curl.codes.',
+    '#clientCertificate': { type: 'string', description: 'PEM client certificate followed by its private key (mutual TLS).' },
+    retryConfig,
+    http: apiHttp,
+    authentication: { $ref: '#/definitions/authentication' },
+    pagination: { $ref: '#/definitions/pagination' },
+    query: { ...MAP, description: "Legacy: use authentication type 'query'.", additionalProperties: { description: functionValue } },
+  },
+  additionalProperties: false,
+} as const satisfies SchemaNode;
+
+/** Keys of `parameters.config` the extractor reads; every other key is a free attribute for {"attr": …}. */
+const configAttributes: Record<string, SchemaNode> = {
+  outputBucket: { type: 'string', description: 'Output bucket; tables go to in.c-<outputBucket>.<table>.', examples: ['my-api'] },
+  id: { type: 'string', description: 'Used for the bucket name ex-api-<api.name>-<id> when outputBucket is empty.', examples: ['users'] },
+  debug: { type: 'boolean', default: false, description: 'Log every HTTP request (secrets hidden).', examples: [true] },
+  incrementalOutput: {
+    type: ['boolean', 'null'],
+    default: false,
+    description:
+      'Load the tables incrementally (manifest "incremental"). Must be a JSON boolean; set a primary key (mappings) so rows are updated, not appended.',
+    examples: [true],
+  },
+  http: {
+    type: 'object',
+    description: 'Headers of every request; they override api.http.headers.',
+    properties: { headers: headerMap('Header name → value.', { 'X-AppKey': { attr: '#appKey' } }) },
+    additionalProperties: false,
+  },
+  mappings: {
+    ...MAP,
+    description: 'User-defined mappings: dataType → {record path → column or table definition}.',
+    additionalProperties: { $ref: '#/definitions/mapping' },
+    examples: [{ users: { id: { type: 'column', mapping: { destination: 'id', primaryKey: true } }, name: 'name' } }],
+  },
+  userData: {
+    type: ['object', 'string', 'number', 'boolean'],
+    description: 'Extra columns for the rows of root jobs. Values may be user functions.',
+    examples: [{ source: 'api' }],
+  },
+  compatLevel: { type: 'integer', default: 3, description: 'Parser compatibility level (1 = legacy parser).', examples: [1] },
+  username: { type: 'string', description: "Basic authentication: user name (or '#username')." },
+  '#username': { type: 'string', description: 'Basic authentication: user name, encrypted.' },
+  password: { type: 'string', description: "Basic authentication: password (or '#password')." },
+  '#password': { type: 'string', description: 'Basic authentication: password, encrypted.' },
+};
+
+const configSection = {
+  description: 'What to extract: jobs and output settings. Any other key is an attribute that user functions read with {"attr": "key"}.',
+  type: 'object',
+  allOf: [
+    { not: phpEmpty, 'x-error': "The 'config' section is required in the configuration." },
+    {
+      required: ['jobs'],
+      'x-error': "The 'jobs' section is required in the configuration.",
+      properties: {
+        jobs: {
+          description: 'The jobs, run in order.',
+          allOf: [
+            { type: ['array', 'object'], not: phpEmpty, 'x-error': "The 'jobs' section is required in the configuration." },
+            { 'x-check': true, items: { $ref: '#/definitions/job' }, additionalProperties: { $ref: '#/definitions/job' } },
+          ],
+        },
+      },
     },
-    http: {
-      description:
-        'headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s), concurrency (10; requests on the wire at once per host; env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; any value gives the same output), rateLimit.',
-      properties: { rateLimit },
+  ],
+  properties: {
+    jobs: {
+      type: 'array',
+      minItems: 1,
+      items: { $ref: '#/definitions/job' },
+      description: 'The jobs, run in order.',
+      examples: [[{ endpoint: 'users' }]],
     },
-    authentication: { description: 'Authentication: type basic, query, login, oauth10, oauth20, oauth20.login.' },
-    pagination: {
-      description: 'Pagination: method offset, pagenum, response.url, response.param, cursor, multiple, zendesk.response.url.',
-      properties: { prefetch },
+    ...configAttributes,
+  },
+  additionalProperties: true,
+} as const satisfies SchemaNode;
+
+const mappingColumn: SchemaNode = {
+  type: ['string', 'object'],
+  description:
+    'A column ("name" or {"type": "column", "mapping": {"destination": …, "primaryKey": …}}), a user column ({"type": "user", …}) or a nested table ({"type": "table", "destination": …, "tableMapping": {…}}).',
+  properties: {
+    type: { type: 'string', enum: ['column', 'user', 'table'], default: 'column', description: 'Kind of definition.' },
+    mapping: {
+      type: 'object',
+      properties: {
+        destination: { type: 'string', description: 'Column name.' },
+        primaryKey: { type: 'boolean', description: 'Part of the primary key.' },
+      },
+      additionalProperties: false,
+    },
+    forceType: { type: 'boolean', description: 'Keep the value as JSON text (at this level, not inside mapping).' },
+    delimiter: { type: 'string', default: '.', description: 'Path delimiter of the key.' },
+    destination: { type: 'string', description: 'type table: the table name.' },
+    tableMapping: {
+      type: 'object',
+      description: 'type table: the mapping of the nested table.',
+      additionalProperties: { $ref: '#/definitions/mappingColumn' },
+    },
+    parentKey: {
+      type: 'object',
+      description: 'type table: the link column to the parent.',
+      properties: { destination: { type: 'string' }, primaryKey: { type: 'boolean' }, disable: { type: 'boolean' } },
+      additionalProperties: false,
     },
   },
-} as const;
+  additionalProperties: false,
+  examples: ['user_name', { type: 'column', mapping: { destination: 'id', primaryKey: true } }],
+};
 
 export const configSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://keboola.com/schemas/ex-generic-ts/config.json',
   title: 'Generic extractor configuration',
+  description:
+    'config.json of the Generic Extractor (TypeScript). Unknown keys are flagged; the extractor runs on with a WARNING naming them (an error with --strict).',
   type: 'object',
-  definitions: { job },
+  definitions: {
+    job,
+    pagination,
+    authentication,
+    mapping: {
+      type: 'object',
+      description: 'Record path → column or table definition.',
+      additionalProperties: { $ref: '#/definitions/mappingColumn' },
+    },
+    mappingColumn,
+  },
   properties: {
     parameters: {
       type: 'object',
+      description: 'The extractor configuration.',
       properties: {
         api: apiSection,
         config: configSection,
-        iterations: { description: 'Run the configuration once per item; each item replaces top-level keys of config.' },
-        sshProxy: { description: 'SSH tunnel: host, port, user, #privateKey.' },
-        aws: { description: 'aws.signature.credentials: accessKeyId, #secretKey, serviceName, regionName.' },
-        cache: { description: 'Response cache for GET requests (accepted; see README).' },
+        iterations: {
+          type: 'array',
+          items: {
+            type: 'object',
+            description: 'Keys replacing the same top-level keys of config for this run.',
+            properties: configAttributes,
+            additionalProperties: true,
+          },
+          description: 'Run the whole configuration once per item; each item replaces top-level keys of config (shallowly).',
+          examples: [
+            [
+              { userData: { region: 'eu' }, region: 'eu' },
+              { userData: { region: 'us' }, region: 'us' },
+            ],
+          ],
+        },
+        sshProxy: {
+          type: 'object',
+          description: 'Send all requests through an SSH tunnel.',
+          properties: {
+            host: { type: 'string', description: 'SSH server.' },
+            port: { type: ['integer', 'string'], description: 'SSH port.', examples: [22] },
+            user: { type: 'string', description: 'SSH user.' },
+            '#privateKey': { type: 'string', description: 'Unencrypted private key (PEM/OpenSSH).' },
+          },
+          required: ['host', 'port', 'user', '#privateKey'],
+          additionalProperties: false,
+        },
+        aws: {
+          type: 'object',
+          description: 'AWS Signature V4 signing of every request.',
+          properties: {
+            signature: {
+              type: 'object',
+              properties: {
+                credentials: {
+                  type: 'object',
+                  properties: {
+                    accessKeyId: { type: 'string' },
+                    '#secretKey': { type: 'string' },
+                    serviceName: { type: 'string', examples: ['execute-api'] },
+                    regionName: { type: 'string', examples: ['eu-central-1'] },
+                  },
+                  additionalProperties: false,
+                },
+              },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+        cache: {
+          type: ['boolean', 'object'],
+          description: 'Response cache for GET requests (accepted; see README).',
+          properties: { ttl: { type: 'integer', default: 604800 } },
+        },
       },
+      additionalProperties: false,
     },
-    authorization: { description: 'OAuth credentials injected by the platform (authorization.oauth_api.credentials).' },
-    action: { description: 'Platform action; only "run" extracts.' },
-    image_parameters: { description: 'Component-wide settings injected by the platform (allowed_hosts).' },
+    authorization: {
+      type: 'object',
+      description: 'OAuth credentials injected by the platform (authorization.oauth_api.credentials: #data, appKey, #appSecret).',
+    },
+    action: { type: 'string', default: 'run', description: 'Platform action; "run" extracts.' },
+    image_parameters: { type: 'object', description: 'Component-wide settings injected by the platform (allowed_hosts).' },
+    storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.' },
   },
-} as const;
+  additionalProperties: true,
+} as const satisfies SchemaNode;
+
+/** The schema the run-time validator compiles: the hard checks only. */
+export const runtimeConfigSchema = runtimeSchema(configSchema);
 
 /** The sub-schemas validated at the lifecycle steps where the reference checks them. */
 export const CONFIG_SECTION_POINTER = '#/properties/parameters/properties/config';

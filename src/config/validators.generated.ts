@@ -6,8 +6,8 @@
  */
 "use strict";
 export const config = validate14;
-const schema13 = {"description":"What to extract (spec 01 §2.2).","allOf":[{"not":{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},"x-error":"The 'config' section is required in the configuration."},{"required":["jobs"],"x-error":"The 'jobs' section is required in the configuration.","properties":{"jobs":{"description":"The jobs, run in order.","allOf":[{"type":["array","object"],"not":{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},"x-error":"The 'jobs' section is required in the configuration."},{"items":{"$ref":"#/definitions/job"},"additionalProperties":{"$ref":"#/definitions/job"}}]}}}],"properties":{"outputBucket":{"description":"Output bucket; tables go to in.c-<outputBucket>.<table>."},"id":{"description":"Used for the bucket name ex-api-<api.name>-<id> when outputBucket is empty."},"debug":{"description":"Log every HTTP request (secrets hidden)."},"incrementalOutput":{"type":["boolean","null","string","integer","number","array","object"],"description":"Load tables incrementally (JSON boolean)."},"http":{"description":"{headers: {...}}: headers of every request; they override api.http.headers."},"mappings":{"description":"User-defined mappings by dataType."},"userData":{"description":"Extra columns for the rows of root jobs."},"compatLevel":{"description":"Parser compatibility level (default 3; 1 = legacy parser)."}}};
-const schema12 = {"description":"A job: one resource of the API, its pages and its child jobs (spec 03 §1.2).","allOf":[{"type":["object","array"],"x-error":"Job configuration must be an array: {value}"},{"properties":{"params":{"description":"Request parameters; object values may be user functions.","anyOf":[{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},{"type":["object","array"]}],"x-error":"The 'params' property must be an array."}}},{"required":["endpoint"],"x-error":"The 'endpoint' property must be set in job.","properties":{"endpoint":{"description":"URL or URL fragment, resolved against api.baseUrl; {placeholders} in child jobs.","not":{"enum":[null,""]},"x-error":"The 'endpoint' property must be set in job."}}},{"properties":{"children":{"description":"Child jobs, run for every record of each page.","allOf":[{"anyOf":[{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},{"type":["object","array"]}],"x-error":"The 'children' property must an array of jobs."},{"items":{"$ref":"#/definitions/job"},"additionalProperties":{"$ref":"#/definitions/job"}}]}}}],"properties":{"method":{"description":"GET (default), POST or FORM, case-insensitive."},"dataType":{"description":"Record type: names the output table and selects a mapping. Defaults to the endpoint."},"dataField":{"description":"Where the records are: a path string or {path, delimiter}. Auto-detected when absent."},"responseFilter":{"description":"Members kept as JSON text instead of being flattened."},"responseFilterDelimiter":{"description":"Path delimiter of responseFilter (default \".\")."},"placeholders":{"description":"Child jobs: placeholder name → path in the parent record, or {path, function, args}."},"recursionFilter":{"description":"Child jobs: condition on the parent record, e.g. \"type!=admin&id>10\"."},"scroller":{"description":"Scroller name with \"multiple\" pagination."},"userData":{"description":"Extra columns added to the rows of this job."},"id":{"description":"Job identity; jobs with the same identity collapse into one."},"headers":{"description":"Request headers of this job."},"prefetch":{"description":"offset and pagenum pagination only, opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, and never more on the wire than api.http.concurrency). The stop conditions still decide: pages past the last one are discarded unparsed, the output is byte-identical to a sequential run; up to N requests past the last page are sent. A job's own \"prefetch\" wins over this one.","anyOf":[{"type":"null"},{"type":"integer","minimum":0}],"x-error":"The 'prefetch' option must be a whole number of pages, 0 or more."}}};
+const schema13 = {"allOf":[{"not":{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},"x-error":"The 'config' section is required in the configuration."},{"required":["jobs"],"x-error":"The 'jobs' section is required in the configuration.","properties":{"jobs":{"description":"The jobs, run in order.","allOf":[{"type":["array","object"],"not":{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},"x-error":"The 'jobs' section is required in the configuration."},{"x-check":true,"items":{"$ref":"#/definitions/job"},"additionalProperties":{"$ref":"#/definitions/job"}}]}}}]};
+const schema12 = {"allOf":[{"type":["object","array"],"x-error":"Job configuration must be an array: {value}"},{"properties":{"params":{"description":"Request parameters; object values may be user functions.","anyOf":[{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},{"type":["object","array"]}],"x-error":"The 'params' property must be an array."}}},{"required":["endpoint"],"x-error":"The 'endpoint' property must be set in job.","properties":{"endpoint":{"description":"URL or URL fragment, resolved against api.baseUrl; {placeholders} in child jobs.","not":{"enum":[null,""]},"x-error":"The 'endpoint' property must be set in job."}}},{"properties":{"children":{"allOf":[{"anyOf":[{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},{"type":["object","array"]}],"x-error":"The 'children' property must an array of jobs."},{"x-check":true,"items":{"$ref":"#/definitions/job"},"additionalProperties":{"$ref":"#/definitions/job"}}]}}}]};
 const wrapper0 = {validate: validate11};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -475,16 +475,17 @@ vErrors = null;
 var valid7 = _errs29 === errors;
 if(valid7){
 const _errs46 = errors;
+if(errors === _errs46){
 if(Array.isArray(data2)){
 var valid10 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-const _errs47 = errors;
+const _errs48 = errors;
 if(!(wrapper0.validate(data2[i0], {instancePath:instancePath+"/children/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
 errors = vErrors.length;
 }
-var valid10 = _errs47 === errors;
+var valid10 = _errs48 === errors;
 if(!valid10){
 break;
 }
@@ -493,14 +494,15 @@ break;
 if(errors === _errs46){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key0 in data2){
-const _errs49 = errors;
+const _errs50 = errors;
 if(!(wrapper0.validate(data2[key0], {instancePath:instancePath+"/children/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data2,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
 errors = vErrors.length;
 }
-var valid11 = _errs49 === errors;
+var valid11 = _errs50 === errors;
 if(!valid11){
 break;
+}
 }
 }
 }
@@ -510,80 +512,6 @@ var valid7 = _errs46 === errors;
 }
 }
 var valid0 = _errs27 === errors;
-}
-}
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prefetch !== undefined){
-let data5 = data.prefetch;
-const _errs51 = errors;
-let valid13 = false;
-const _errs52 = errors;
-if(data5 !== null){
-const err25 = {instancePath:instancePath+"/prefetch",schemaPath:"#/properties/prefetch/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema12.properties.prefetch.anyOf[0].type,parentSchema:schema12.properties.prefetch.anyOf[0],data:data5};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-var _valid4 = _errs52 === errors;
-valid13 = valid13 || _valid4;
-if(!valid13){
-const _errs54 = errors;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err26 = {instancePath:instancePath+"/prefetch",schemaPath:"#/properties/prefetch/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.prefetch.anyOf[1].type,parentSchema:schema12.properties.prefetch.anyOf[1],data:data5};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(errors === _errs54){
-if(typeof data5 == "number"){
-if(data5 < 0 || isNaN(data5)){
-const err27 = {instancePath:instancePath+"/prefetch",schemaPath:"#/properties/prefetch/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.prefetch.anyOf[1],data:data5};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-var _valid4 = _errs54 === errors;
-valid13 = valid13 || _valid4;
-}
-if(!valid13){
-const err28 = {instancePath:instancePath+"/prefetch",schemaPath:"#/properties/prefetch/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema12.properties.prefetch.anyOf,parentSchema:schema12.properties.prefetch,data:data5};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-validate11.errors = vErrors;
-return false;
-}
-else {
-errors = _errs51;
-if(vErrors !== null){
-if(_errs51){
-vErrors.length = _errs51;
-}
-else {
-vErrors = null;
-}
-}
-}
 }
 }
 }
@@ -961,16 +889,17 @@ vErrors = null;
 var valid4 = _errs18 === errors;
 if(valid4){
 const _errs34 = errors;
+if(errors === _errs34){
 if(Array.isArray(data0)){
 var valid7 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-const _errs35 = errors;
+const _errs36 = errors;
 if(!(validate11(data0[i0], {instancePath:instancePath+"/jobs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
 errors = vErrors.length;
 }
-var valid7 = _errs35 === errors;
+var valid7 = _errs36 === errors;
 if(!valid7){
 break;
 }
@@ -979,14 +908,15 @@ break;
 if(errors === _errs34){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 for(const key0 in data0){
-const _errs37 = errors;
+const _errs38 = errors;
 if(!(validate11(data0[key0], {instancePath:instancePath+"/jobs/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data0,parentDataProperty:key0,rootData}))){
 vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
 errors = vErrors.length;
 }
-var valid8 = _errs37 === errors;
+var valid8 = _errs38 === errors;
 if(!valid8){
 break;
+}
 }
 }
 }
@@ -999,23 +929,12 @@ var valid4 = _errs34 === errors;
 }
 var valid0 = _errs15 === errors;
 }
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.incrementalOutput !== undefined){
-let data3 = data.incrementalOutput;
-if((((typeof data3 != "object") && (typeof data3 !== "boolean")) && (typeof data3 !== "string")) && (!(typeof data3 == "number"))){
-validate14.errors = [{instancePath:instancePath+"/incrementalOutput",schemaPath:"#/properties/incrementalOutput/type",keyword:"type",params:{type: schema13.properties.incrementalOutput.type},message:"must be boolean,null,string,integer,number,array,object",schema:schema13.properties.incrementalOutput.type,parentSchema:schema13.properties.incrementalOutput,data:data3}];
-return false;
-}
-}
-}
-}
 validate14.errors = vErrors;
 return errors === 0;
 }
 
 export const api = validate17;
-const schema14 = {"description":"How to talk to the API (spec 01 §3).","properties":{"baseUrl":{"description":"Base URL (string or user function)."},"name":{"description":"API name used in the default bucket name (default \"generic\")."},"caCertificate":{"type":["string","null"],"x-error":"The 'caCertificate' must be string.","description":"PEM CA bundle trusted instead of the system CAs."},"clientCertificate":{"type":["string","null"],"x-error":"The 'clientCertificate' must be string.","description":"Not used: see #clientCertificate."},"#clientCertificate":{"description":"PEM client certificate followed by its private key (mutual TLS)."},"retryConfig":{"description":"Retries: maxRetries (10), http.retryHeader (Retry-After), http.codes, curl.codes."},"http":{"description":"headers, requiredHeaders, defaultOptions {params, headers}, ignoreErrors, connectTimeout (30 s), requestTimeout (300 s), concurrency (10; requests on the wire at once per host; env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; any value gives the same output), rateLimit.","properties":{"rateLimit":{"description":"Request budget per host (scheme, host, port), honoured by every request: pages, child jobs, logins, retries. {\"requestsPerSecond\": N, \"requestsPerMinute\": M}: never more than N requests in any second and M in any minute (either or both; fractions allowed). followHeaders (default true): also pace by the API's RateLimit-*/X-RateLimit-* headers and Retry-After, as without this option. A 429 always halves the requests on the wire for that host (growing back by one per round of successful answers).","anyOf":[{"anyOf":[{"type":"null"},{"const":false},{"const":0},{"const":""},{"const":"0"},{"type":"array","maxItems":0},{"type":"object","maxProperties":0}]},{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"description":"Most requests sent to one host in any 1-second window.","type":"number","exclusiveMinimum":0},"requestsPerMinute":{"description":"Most requests sent to one host in any 60-second window.","type":"number","exclusiveMinimum":0},"followHeaders":{"description":"Pace by the API's rate-limit headers and Retry-After (default true).","type":"boolean"}}}],"x-error":"The 'rateLimit' option must be an object with 'requestsPerSecond' and/or 'requestsPerMinute' (numbers greater than 0) and optionally 'followHeaders' (true or false)."}}},"authentication":{"description":"Authentication: type basic, query, login, oauth10, oauth20, oauth20.login."},"pagination":{"description":"Pagination: method offset, pagenum, response.url, response.param, cursor, multiple, zendesk.response.url.","properties":{"prefetch":{"description":"offset and pagenum pagination only, opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, and never more on the wire than api.http.concurrency). The stop conditions still decide: pages past the last one are discarded unparsed, the output is byte-identical to a sequential run; up to N requests past the last page are sent. A job's own \"prefetch\" wins over this one.","anyOf":[{"type":"null"},{"type":"integer","minimum":0}],"x-error":"The 'prefetch' option must be a whole number of pages, 0 or more."}}}}};
+const schema14 = {"properties":{"caCertificate":{"type":["string","null"],"x-error":"The 'caCertificate' must be string.","description":"PEM CA bundle trusted instead of the system CAs."},"clientCertificate":{"type":["string","null"],"x-error":"The 'clientCertificate' must be string.","description":"Not used: see #clientCertificate."}}};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1045,406 +964,6 @@ var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.http !== undefined){
-let data2 = data.http;
-const _errs6 = errors;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.rateLimit !== undefined){
-let data3 = data2.rateLimit;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-const _errs10 = errors;
-let valid3 = false;
-const _errs11 = errors;
-if(data3 !== null){
-const err0 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/0/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[0].type,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs13 = errors;
-if(false !== data3){
-const err1 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/0/anyOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid1 = _errs13 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs14 = errors;
-if(0 !== data3){
-const err2 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/0/anyOf/2/const",keyword:"const",params:{allowedValue: 0},message:"must be equal to constant",schema:0,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var _valid1 = _errs14 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs15 = errors;
-if("" !== data3){
-const err3 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/0/anyOf/3/const",keyword:"const",params:{allowedValue: ""},message:"must be equal to constant",schema:"",parentSchema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[3],data:data3};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid1 = _errs15 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs16 = errors;
-if("0" !== data3){
-const err4 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/0/anyOf/4/const",keyword:"const",params:{allowedValue: "0"},message:"must be equal to constant",schema:"0",parentSchema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[4],data:data3};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs16 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs17 = errors;
-if(errors === _errs17){
-if(Array.isArray(data3)){
-if(data3.length > 0){
-const err5 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/0/anyOf/5/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[5],data:data3};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/0/anyOf/5/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[5].type,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[5],data:data3};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-var _valid1 = _errs17 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs19 = errors;
-if(errors === _errs19){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(Object.keys(data3).length > 0){
-const err7 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/0/anyOf/6/maxProperties",keyword:"maxProperties",params:{limit: 0},message:"must NOT have more than 0 properties",schema:0,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[6],data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/0/anyOf/6/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[6].type,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf[6],data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var _valid1 = _errs19 === errors;
-valid3 = valid3 || _valid1;
-}
-}
-}
-}
-}
-}
-if(!valid3){
-const err9 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema14.properties.http.properties.rateLimit.anyOf[0].anyOf,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-else {
-errors = _errs10;
-if(vErrors !== null){
-if(_errs10){
-vErrors.length = _errs10;
-}
-else {
-vErrors = null;
-}
-}
-}
-var _valid0 = _errs9 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const _errs21 = errors;
-if(errors === _errs21){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-const _errs23 = errors;
-for(const key0 in data3){
-if(!(((key0 === "requestsPerSecond") || (key0 === "requestsPerMinute")) || (key0 === "followHeaders"))){
-const err10 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-break;
-}
-}
-if(_errs23 === errors){
-if(data3.requestsPerSecond !== undefined){
-let data4 = data3.requestsPerSecond;
-const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data4 == "number"){
-if(data4 <= 0 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/http/rateLimit/requestsPerSecond",schemaPath:"#/properties/http/properties/rateLimit/anyOf/1/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[1].properties.requestsPerSecond,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/http/rateLimit/requestsPerSecond",schemaPath:"#/properties/http/properties/rateLimit/anyOf/1/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema14.properties.http.properties.rateLimit.anyOf[1].properties.requestsPerSecond.type,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[1].properties.requestsPerSecond,data:data4};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-var valid4 = _errs24 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data3.requestsPerMinute !== undefined){
-let data5 = data3.requestsPerMinute;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data5 == "number"){
-if(data5 <= 0 || isNaN(data5)){
-const err13 = {instancePath:instancePath+"/http/rateLimit/requestsPerMinute",schemaPath:"#/properties/http/properties/rateLimit/anyOf/1/properties/requestsPerMinute/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[1].properties.requestsPerMinute,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/http/rateLimit/requestsPerMinute",schemaPath:"#/properties/http/properties/rateLimit/anyOf/1/properties/requestsPerMinute/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema14.properties.http.properties.rateLimit.anyOf[1].properties.requestsPerMinute.type,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[1].properties.requestsPerMinute,data:data5};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-var valid4 = _errs26 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data3.followHeaders !== undefined){
-let data6 = data3.followHeaders;
-const _errs28 = errors;
-if(typeof data6 !== "boolean"){
-const err15 = {instancePath:instancePath+"/http/rateLimit/followHeaders",schemaPath:"#/properties/http/properties/rateLimit/anyOf/1/properties/followHeaders/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema14.properties.http.properties.rateLimit.anyOf[1].properties.followHeaders.type,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[1].properties.followHeaders,data:data6};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var valid4 = _errs28 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema14.properties.http.properties.rateLimit.anyOf[1].type,parentSchema:schema14.properties.http.properties.rateLimit.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-var _valid0 = _errs21 === errors;
-valid2 = valid2 || _valid0;
-}
-if(!valid2){
-const err17 = {instancePath:instancePath+"/http/rateLimit",schemaPath:"#/properties/http/properties/rateLimit/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema14.properties.http.properties.rateLimit.anyOf,parentSchema:schema14.properties.http.properties.rateLimit,data:data3};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-validate17.errors = vErrors;
-return false;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.pagination !== undefined){
-let data7 = data.pagination;
-const _errs31 = errors;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.prefetch !== undefined){
-let data8 = data7.prefetch;
-const _errs33 = errors;
-let valid6 = false;
-const _errs34 = errors;
-if(data8 !== null){
-const err18 = {instancePath:instancePath+"/pagination/prefetch",schemaPath:"#/properties/pagination/properties/prefetch/anyOf/0/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema14.properties.pagination.properties.prefetch.anyOf[0].type,parentSchema:schema14.properties.pagination.properties.prefetch.anyOf[0],data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-var _valid2 = _errs34 === errors;
-valid6 = valid6 || _valid2;
-if(!valid6){
-const _errs36 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err19 = {instancePath:instancePath+"/pagination/prefetch",schemaPath:"#/properties/pagination/properties/prefetch/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema14.properties.pagination.properties.prefetch.anyOf[1].type,parentSchema:schema14.properties.pagination.properties.prefetch.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(errors === _errs36){
-if(typeof data8 == "number"){
-if(data8 < 0 || isNaN(data8)){
-const err20 = {instancePath:instancePath+"/pagination/prefetch",schemaPath:"#/properties/pagination/properties/prefetch/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema14.properties.pagination.properties.prefetch.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-var _valid2 = _errs36 === errors;
-valid6 = valid6 || _valid2;
-}
-if(!valid6){
-const err21 = {instancePath:instancePath+"/pagination/prefetch",schemaPath:"#/properties/pagination/properties/prefetch/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema14.properties.pagination.properties.prefetch.anyOf,parentSchema:schema14.properties.pagination.properties.prefetch,data:data8};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-validate17.errors = vErrors;
-return false;
-}
-else {
-errors = _errs33;
-if(vErrors !== null){
-if(_errs33){
-vErrors.length = _errs33;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-var valid0 = _errs31 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }

@@ -51,6 +51,8 @@ export interface PageSource {
   build: (description: PhpArray) => PreparedRequest;
   /** Sequential position of page `page` of the instance. */
   order: (page: number) => readonly number[];
+  /** Pages an instance may fetch at most (a test read, --max-pages): nothing is requested beyond. */
+  maxPages?: number;
 }
 
 /** The pages of one job instance requested ahead of their turn. */
@@ -73,6 +75,7 @@ export class PagesAhead {
   fill(current: number): void {
     for (let k = 1; k <= this.count; k++) {
       const page = current + k;
+      if (this.source.maxPages !== undefined && page >= this.source.maxPages) return;
       if (this.pages.has(page)) continue;
       let description: PhpArray | null;
       let prepared: PreparedRequest;

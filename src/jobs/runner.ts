@@ -38,6 +38,13 @@ export interface RunnerContext {
   nowMs: () => number;
   /** Called after every output page; defaults to INFO progress lines at most every 5 seconds. */
   progress?: ProgressHook;
+  /** A test read: each job instance (children included) stops after so many pages or records. */
+  limits?: RunLimits;
+}
+
+export interface RunLimits {
+  maxPages?: number;
+  maxRecords?: number;
 }
 
 /** Where a request-building error points in the job's configuration. */
@@ -103,6 +110,8 @@ export class JobRunner {
   private readonly progress: ProgressHook;
   /** Sends the first requests of upcoming child instances ahead of their turn. */
   private readonly prefetcher: Prefetcher;
+  /** Pages fetched ahead by running instances (dropped if the run fails). */
+  private readonly pagesAheadLive = new Set<PagesAhead>();
 
   constructor(ctx: RunnerContext) {
     this.ctx = ctx;
@@ -129,6 +138,7 @@ export class JobRunner {
       }
     } finally {
       this.prefetcher.end();
+      for (const ahead of this.pagesAheadLive) ahead.discard();
     }
   }
 
@@ -170,75 +180,101 @@ export class JobRunner {
     let early = prefetch?.sentAs(request) ? prefetch : undefined;
     let previous: Value | undefined;
     let page = 0;
-    const ahead = this.pagesAhead(run, instance);
-    try {
-      while (request !== null) {
-        const description = request;
-        let response: ClientResponse;
-        if (early !== undefined) {
-          const sent = early;
-          early = undefined;
-          ahead?.fill(page);
-          response = await sent.take();
-        } else {
-          const fetched = ahead === undefined ? undefined : await ahead.take(page, description);
-          if (fetched !== undefined) {
-            ahead!.fill(page);
-            response = fetched;
-          } else {
-            const sending = this.ctx.client.send(this.prepare(path, description), true, { order: [...run.order, page] });
-            ahead?.fill(page);
-            response = await sending;
-          }
-        }
-        const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger);
-        if (previous !== undefined && sameValue(previous, value)) {
-          logger.debug(`Job '${jobIdentity(job)}' finished when last response matched the previous!`);
-          scroller.reset();
-          break;
-        }
-        let records = extractRecords(value, job.get('dataField'), shownEndpoint, logger, path);
-        records = applyResponseFilter(
-          records,
-          job.get('responseFilter') ?? null,
-          job.get('responseFilterDelimiter') ?? null,
-          this.ctx.compatLevel,
-        );
-        this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
-        this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
-        await this.runChildren(run, records, [...run.order, page]);
-        previous = value;
-        const next = scroller.nextRequest(instance, value, records);
-        if (next !== null && sameValue(next, description)) {
-          // Beyond the reference: the same request again would return the same page (which the
-          // reference then drops by the same-response stop) or loop forever on a changing API.
-          logger.warning(
-            `Pagination of job '${shownEndpoint}' stopped: the next page request would be identical to the previous one (${phpString(next.get('endpoint') ?? null)}); stopping to avoid an endless loop.`,
-            { configPath: 'parameters.api.pagination' },
-          );
-          scroller.reset();
-          break;
-        }
-        request = next;
-        page++;
+    let recordCount = 0;
+    const { maxPages, maxRecords } = this.ctx.limits ?? {};
+    const ahead = this.pagesAhead(run, instance, maxPages);
+    while (request !== null) {
+      const description = request;
+      let response: ClientResponse;
+      if (early !== undefined) {
+        const sent = early;
+        early = undefined;
+        ahead?.fill(page);
+        response = await sent.take();
+      } else {
+        response = await this.sendPage(path, description, [...run.order, page], ahead, page);
       }
-    } finally {
-      const unused = ahead?.discard() ?? 0;
-      if (unused > 0)
-        logger.debug(`Job '${shownEndpoint}': ${unused} page request(s) sent ahead were not used (past the last page); dropped unparsed.`);
+      const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger);
+      if (previous !== undefined && sameValue(previous, value)) {
+        logger.debug(`Job '${jobIdentity(job)}' finished when last response matched the previous!`);
+        scroller.reset();
+        break;
+      }
+      let records = extractRecords(value, job.get('dataField'), shownEndpoint, logger, path);
+      records = applyResponseFilter(
+        records,
+        job.get('responseFilter') ?? null,
+        job.get('responseFilterDelimiter') ?? null,
+        this.ctx.compatLevel,
+      );
+      if (maxRecords !== undefined && recordCount + records.length > maxRecords) records = records.slice(0, maxRecords - recordCount);
+      recordCount += records.length;
+      this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
+      this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
+      await this.runChildren(run, records, [...run.order, page]);
+      previous = value;
+      // A test read stops the instance here; the scroller is not consulted (nothing more is sent).
+      if ((maxPages !== undefined && page + 1 >= maxPages) || (maxRecords !== undefined && recordCount >= maxRecords)) break;
+      const next = scroller.nextRequest(instance, value, records);
+      if (next !== null && sameValue(next, description)) {
+        // Beyond the reference: the same request again would return the same page (which the
+        // reference then drops by the same-response stop) or loop forever on a changing API.
+        logger.warning(
+          `Pagination of job '${shownEndpoint}' stopped: the next page request would be identical to the previous one (${phpString(next.get('endpoint') ?? null)}); stopping to avoid an endless loop.`,
+          { configPath: 'parameters.api.pagination' },
+        );
+        scroller.reset();
+        break;
+      }
+      request = next;
+      page++;
     }
+    this.endPagesAhead(ahead, shownEndpoint);
   }
 
   /** Pages fetched ahead for this instance, when `prefetch` asks for it and the scroller can tell the next requests. */
-  private pagesAhead(run: InstanceRun, instance: JobInstance): PagesAhead | undefined {
+  private pagesAhead(run: InstanceRun, instance: JobInstance, maxPages: number | undefined): PagesAhead | undefined {
     const count = prefetchCount(run.job, this.ctx.api.pagination, run.path);
     const { scroller } = run;
     if (count === 0 || this.ctx.client.concurrency <= 1 || scroller.peek === undefined) return undefined;
-    return new PagesAhead(this.ctx.client, this.ctx.logger, count, {
+    const ahead = new PagesAhead(this.ctx.client, this.ctx.logger, count, {
       peek: (k) => scroller.peek!(instance, k),
       build: (description) => this.prepare(run.path, description),
       order: (page) => [...run.order, page],
+      ...(maxPages !== undefined ? { maxPages } : {}),
     });
+    this.pagesAheadLive.add(ahead);
+    return ahead;
+  }
+
+  /** The page's response: taken from the pages fetched ahead, or sent now; then the pages after it are requested ahead. */
+  private async sendPage(
+    path: string,
+    description: PhpArray,
+    order: readonly number[],
+    ahead: PagesAhead | undefined,
+    page: number,
+  ): Promise<ClientResponse> {
+    const fetched = ahead === undefined ? undefined : await ahead.take(page, description);
+    if (fetched !== undefined) {
+      ahead!.fill(page);
+      return fetched;
+    }
+    const sending = this.ctx.client.send(this.prepare(path, description), true, { order });
+    ahead?.fill(page);
+    return sending;
+  }
+
+  /** The instance ended: pages still ahead are past its last page and dropped unparsed. */
+  private endPagesAhead(ahead: PagesAhead | undefined, shownEndpoint: string): void {
+    if (ahead === undefined) return;
+    this.pagesAheadLive.delete(ahead);
+    const unused = ahead.discard();
+    if (unused > 0) {
+      this.ctx.logger.debug(
+        `Job '${shownEndpoint}': ${unused} page request(s) sent ahead were not used (past the last page); dropped unparsed.`,
+      );
+    }
   }
 
   /** What the prefetcher needs of a child step to send its first request ahead; none for a warning. */

@@ -106,6 +106,8 @@ registerPaginationMethod({
     offsetParam: 'Name of the offset parameter. Default `offset`.',
     firstPageParams: 'Send limit/offset on the first page too (truthiness). Default true.',
     offsetFromJob: "Start from the job's own `offsetParam` value when it is not empty (truthiness). Default false.",
+    prefetch:
+      "Opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, never more on the wire than api.http.concurrency). Pages past the last one are dropped unparsed; up to N requests past the last page are sent. A job's own `prefetch` wins.",
   },
   create: ({ config, logger, path }) => new OffsetScroller(offsetOptions(new OptionReader(config, path)), logger),
 });

@@ -94,6 +94,8 @@ registerPaginationMethod({
     limitParam: 'Name of the page-size parameter. Default `limit`.',
     firstPage: 'Number of the first page (integer value, 0 allowed). Default 1.',
     firstPageParams: 'Send the page parameters on the first page too (truthiness). Default true.',
+    prefetch:
+      "Opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, never more on the wire than api.http.concurrency). Pages past the last one are dropped unparsed; up to N requests past the last page are sent. A job's own `prefetch` wins.",
   },
   create: ({ config, logger, path }) => new PagenumScroller(pagenumOptions(new OptionReader(config, path)), logger),
 });

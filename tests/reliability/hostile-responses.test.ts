@@ -345,8 +345,16 @@ test(`${CASES.length} hostile responses get their defined outcome`, async () => 
   }
 });
 
+/** 100 MB over loopback can take seconds on a loaded machine: the 1 s timeout of the small cases is not what these test. */
+const SLOW_BODY_API = { retryConfig: { maxRetries: 1 }, http: { requestTimeout: 120 } };
+
 test('a 100 MB body of junk, streamed: exit 1, Syntax error, the ERROR line stays small', async () => {
-  const { r } = await runCase({ name: '100 MB junk', code: 1, handler: (res) => streamBody(res, 200, 100 * MB, Buffer.alloc(MB, 'x')) });
+  const { r } = await runCase({
+    name: '100 MB junk',
+    code: 1,
+    api: SLOW_BODY_API,
+    handler: (res) => streamBody(res, 200, 100 * MB, Buffer.alloc(MB, 'x')),
+  });
   const line = assertFailed(r, 1, '100 MB junk');
   assert.ok(line.startsWith(`logger.ERROR: ${SYNTAX} {"json":"xxxx`), line.slice(0, 200));
   assert.ok(line.includes(` (truncated, ${100 * MB} bytes in total)","errDetail":"Syntax error"}`));
@@ -358,6 +366,7 @@ test('a valid 100 MB body (whitespace-padded), streamed: the same rows as the sm
   const { r } = await runCase({
     name: '100 MB valid',
     code: 0,
+    api: SLOW_BODY_API,
     handler: (res) => streamBody(res, 200, 100 * MB, Buffer.alloc(MB, ' '), '[{"id":1,"name":"A"},', '{"id":2,"name":"B"}]'),
   });
   assert.equal(r.code, 0, r.lines.map(strip).join('\n'));
