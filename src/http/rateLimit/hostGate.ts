@@ -130,7 +130,11 @@ export class HostGate {
   private pump(): void {
     for (;;) {
       const index = this.best();
-      if (index < 0) return;
+      if (index < 0) {
+        // Nobody waits (e.g. the waits were aborted): no timer may keep the process alive.
+        if (this.waiting.length === 0) this.sleep();
+        return;
+      }
       const now = this.options.clock.now();
       const budgetAt = this.options.budget?.earliest(now) ?? now;
       const signalAt = this.options.followSignals ? this.pacer.earliest(now) : now;
@@ -151,6 +155,12 @@ export class HostGate {
       this.stats.firstAt ??= now;
       waiter!.grant(this.permit(seq, waiter!.slot));
     }
+  }
+
+  private sleep(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    this.timerAt = Infinity;
   }
 
   private wake(at: number): void {

@@ -17,6 +17,8 @@
 import type { RateSignal } from './signals.ts';
 
 const RESERVE_FRACTION = 0.1;
+/** The longest an API's statement may hold a host (a Retry-After or reset of days is a mistake, not a plan). */
+export const MAX_HOLD_MS = 3600_000;
 
 interface Statement {
   limit: number;
@@ -47,13 +49,14 @@ export class SignalPacer {
 
   /** The answer to request `seq` carried `signal`. */
   observe(seq: number, signal: RateSignal, now: number): void {
-    if (signal.retryAfterMs !== undefined) this.blockedUntil = Math.max(this.blockedUntil, now + signal.retryAfterMs);
+    if (signal.retryAfterMs !== undefined)
+      this.blockedUntil = Math.max(this.blockedUntil, now + Math.min(signal.retryAfterMs, MAX_HOLD_MS));
     if (signal.limit === undefined || signal.remaining === undefined) return;
     if (this.statement !== undefined && seq < this.statement.seq) return; // an older statement arriving late
     this.statement = {
       limit: Math.max(1, signal.limit),
       remaining: signal.remaining,
-      resetAt: signal.resetMs === undefined ? undefined : now + signal.resetMs,
+      resetAt: signal.resetMs === undefined ? undefined : now + Math.min(signal.resetMs, MAX_HOLD_MS),
       windowMs: signal.windowMs ?? this.statement?.windowMs,
       seq,
     };

@@ -26,6 +26,10 @@ class FakeClock implements Clock {
       entry.live = false;
     };
   }
+  /** Timers not yet fired or cancelled. */
+  pending(): number {
+    return this.timers.filter((x) => x.live).length;
+  }
   async advance(ms: number): Promise<void> {
     const end = this.t + ms;
     for (;;) {
@@ -193,4 +197,26 @@ test('host gate: logins pass without a slot but are paced; an aborted wait leave
   (await loginPermit).done(undefined);
   first.done(undefined);
   assert.equal(gate.stats.requests, 2);
+});
+
+test('host gate: a wait aborted while paced leaves no timer behind; an API cannot hold a host for more than an hour', async () => {
+  const clock = new FakeClock();
+  const gate = new HostGate({ name: 'h', concurrency: 4, followSignals: true, clock, notify: () => {} });
+  const first = await gate.acquire({ order: [0], slot: true });
+  first.done({ status: 429, headers: { 'retry-after': String(10 * 86400) } });
+  const stop = new AbortController();
+  const held = gate.acquire({ order: [1], slot: true, signal: stop.signal });
+  await clock.advance(0);
+  assert.equal(clock.pending(), 1, 'waiting for the Retry-After');
+  stop.abort(new Error('run ended'));
+  await assert.rejects(held, /run ended/);
+  assert.equal(clock.pending(), 0);
+  let granted = false;
+  const next = gate.acquire({ order: [2], slot: true }).then((p) => {
+    granted = true;
+    return p;
+  });
+  await clock.advance(3600_000 + 1);
+  assert.equal(granted, true, 'held for an hour at most');
+  (await next).done(undefined);
 });
