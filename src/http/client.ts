@@ -11,7 +11,7 @@ import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type 
 import { retryDelayMs, shouldRetry, type RetryPolicy } from './retry.ts';
 import type { Transport, WireResponse } from './transport.ts';
 import { MAX_CONTEXT_BODY, bodyExcerpt } from './response.ts';
-import { RateLimiter, type Clock, type Permit, type RateLimitOptions } from './rateLimit/index.ts';
+import { RateLimiter, systemClock, type Clock, type Permit, type RateLimitOptions } from './rateLimit/index.ts';
 
 export interface Authenticator {
   /** Runs before every attempt (retries and redirect hops included). */
@@ -46,7 +46,7 @@ export interface ClientOptions {
   concurrency?: number;
   /** Request budget per host and pacing by the API's signals (http/rateLimit/); default: signals only. */
   rateLimit?: RateLimitOptions;
-  /** The rate limiter's time (tests). */
+  /** The rate limiter's time (tests); default: `nowMs` and real timers. */
   clock?: Clock;
 }
 
@@ -91,7 +91,7 @@ export class HttpClient {
       options.rateLimit ?? { followHeaders: true },
       this.concurrency,
       (message) => options.logger.info(message),
-      options.clock,
+      options.clock ?? { now: this.nowMs, timer: systemClock.timer },
     );
   }
 
@@ -209,7 +209,7 @@ export class HttpClient {
         context['message'] = failure.message;
       }
       logger.debug(`Http request failed, retrying in ${(delay / 1000).toFixed(1)} seconds [${retries + 1}x].`, context);
-      if (delay > 0) await this.sleep(delay);
+      if (delay > 0) await this.rateLimiter.sleep(delay, this.sleep);
     }
   }
 }

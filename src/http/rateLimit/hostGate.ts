@@ -65,6 +65,8 @@ export interface HostGateOptions {
   /** Pace by the API's RateLimit headers and Retry-After (default true). */
   followSignals: boolean;
   clock: Clock;
+  /** Time the run's sleeps vouch for (RateLimiter.sleep), shared by the gates of a client. */
+  slept?: { until: number };
   /** INFO lines: pacing engaged, concurrency cut. */
   notify: (message: string) => void;
 }
@@ -76,6 +78,8 @@ export class HostGate {
   private readonly waiting: Waiter[] = [];
   private active = 0;
   private timerAt = Infinity;
+  /** Time a fired timer vouches for (a test clock may fire before it moved). */
+  private passed = -Infinity;
   private cancelTimer: (() => void) | undefined;
   private budgetNoticed = false;
   private signalNoticed = false;
@@ -135,7 +139,7 @@ export class HostGate {
         if (this.waiting.length === 0) this.sleep();
         return;
       }
-      const now = this.options.clock.now();
+      const now = this.now();
       const budgetAt = this.options.budget?.earliest(now) ?? now;
       const signalAt = this.options.followSignals ? this.pacer.earliest(now) : now;
       const at = Math.max(budgetAt, signalAt);
@@ -168,10 +172,15 @@ export class HostGate {
     this.cancelTimer?.();
     this.timerAt = at;
     this.cancelTimer = this.options.clock.timer(() => {
+      this.passed = Math.max(this.passed, at);
       this.timerAt = Infinity;
       this.cancelTimer = undefined;
       this.pump();
-    }, at - this.options.clock.now());
+    }, at - this.now());
+  }
+
+  private now(): number {
+    return Math.max(this.options.clock.now(), this.passed, this.options.slept?.until ?? -Infinity);
   }
 
   private permit(seq: number, slot: boolean): Permit {
@@ -188,7 +197,7 @@ export class HostGate {
   }
 
   private answered(seq: number, outcome: AttemptOutcome): void {
-    const now = this.options.clock.now();
+    const now = this.now();
     this.stats.lastAt = now;
     if (outcome === undefined) return;
     if (this.options.followSignals) {

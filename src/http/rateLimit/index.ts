@@ -63,6 +63,8 @@ export class RateLimiter {
   private readonly clock: Clock;
   private readonly notify: (message: string) => void;
   private readonly gates = new Map<string, HostGate>();
+  /** Time the run's own sleeps vouch for (an injected sleep may return before the clock moved). */
+  private readonly slept = { until: -Infinity };
 
   constructor(options: RateLimitOptions, concurrency: number, notify: (message: string) => void, clock: Clock = systemClock) {
     this.options = options;
@@ -82,10 +84,21 @@ export class RateLimiter {
         followSignals: this.options.followHeaders,
         clock: this.clock,
         notify: this.notify,
+        slept: this.slept,
       });
       this.gates.set(host, gate);
     }
     return gate;
+  }
+
+  /**
+   * Sleeps `ms` with the run's sleep (a retry's delay) and counts that time as passed: a hold
+   * the delay already waited out is not waited again, whatever the sleep really did.
+   */
+  async sleep(ms: number, sleep: (ms: number) => Promise<void>): Promise<void> {
+    const from = this.clock.now();
+    await sleep(ms);
+    this.slept.until = Math.max(this.slept.until, from + ms);
   }
 
   /** Waits for the host's permit (order, concurrency slot, budget, the API's signals). */

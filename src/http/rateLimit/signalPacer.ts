@@ -4,7 +4,7 @@
  * The latest statement (from the most recently *sent* request that carried one) gives the limit
  * L, the remaining budget R and the time to reset; every request sent after that one is counted
  * against R (some of them may already be in R: the count errs on the safe side). While more
- * than a reserve (10 % of L) is left, requests go at once. Below it, requests are spaced:
+ * than a reserve (20 % of L, at least 2) is left, requests go at once. Below it, requests are spaced:
  *
  * - with a known window W (RateLimit-Policy `w`), at the policy's rate L/W, stretched up to
  *   twice as the remaining budget falls towards zero (so a budget that refills, like a token
@@ -16,7 +16,12 @@
  */
 import type { RateSignal } from './signals.ts';
 
-const RESERVE_FRACTION = 0.1;
+const RESERVE_FRACTION = 0.2;
+
+/** Budget kept back: a fifth of the limit, at least 2 (jitter between our count and the server's). */
+function reserveOf(limit: number): number {
+  return Math.max(2, Math.ceil(limit * RESERVE_FRACTION));
+}
 /** The longest an API's statement may hold a host (a Retry-After or reset of days is a mistake, not a plan). */
 export const MAX_HOLD_MS = 3600_000;
 
@@ -88,14 +93,14 @@ export class SignalPacer {
     this.roll(now);
     const s = this.statement;
     if (s === undefined) return false;
-    return this.available() <= Math.max(1, Math.ceil(s.limit * RESERVE_FRACTION));
+    return this.available() <= reserveOf(s.limit);
   }
 
   /** Spacing of paced requests at `now`. */
   private interval(now: number): number {
     const s = this.statement;
     if (s === undefined || !this.low(now)) return 0;
-    const reserve = Math.max(1, Math.ceil(s.limit * RESERVE_FRACTION));
+    const reserve = reserveOf(s.limit);
     const available = this.available();
     if (s.windowMs !== undefined) {
       // Stretch from ×1 at the reserve to ×2 at none left.

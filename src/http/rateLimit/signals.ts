@@ -63,11 +63,11 @@ function resetMs(value: number, nowMs: number): number {
   return value * 1000;
 }
 
-/** Retry-After: delta seconds or an HTTP date. */
+/** Retry-After: delta seconds, a Unix time (as the reference also reads it) or an HTTP date. */
 export function retryAfterMs(text: string | undefined, nowMs: number): number | undefined {
   if (text === undefined) return undefined;
   const trimmed = text.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return resetMs(Number(trimmed), nowMs);
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }

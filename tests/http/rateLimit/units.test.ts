@@ -66,6 +66,7 @@ test('signals: IETF draft fields, the combined field, X-RateLimit variants, Retr
   assert.equal(readSignals(200, { 'x-ratelimit-reset': String(now / 1000 + 12) }, now)!.resetMs, 12_000);
   assert.equal(readSignals(200, { 'x-rate-limit-reset': String(now + 500) }, now)!.resetMs, 500);
   assert.equal(readSignals(429, { 'retry-after': '2' }, now)!.retryAfterMs, 2000);
+  assert.equal(readSignals(429, { 'retry-after': String(now / 1000 + 3) }, now)!.retryAfterMs, 3000);
   assert.equal(readSignals(503, { 'retry-after': new Date(now + 5000).toUTCString() }, now)!.retryAfterMs, 5000);
   assert.equal(readSignals(200, { 'retry-after': '2' }, now), undefined, 'Retry-After counts on 429/503 only');
   assert.equal(readSignals(200, { 'content-type': 'application/json' }, now), undefined);
@@ -106,28 +107,27 @@ test('rateLimit options: checked with the path of the offending key', () => {
 
 test('pacer: bursts while the budget is above the reserve, spaces requests below it, waits for the reset when spent', () => {
   const pacer = new SignalPacer();
-  let now = 0;
+  const now = 0;
   const seq = pacer.onSend(now, false);
   pacer.observe(seq, { limit: 10, remaining: 5, resetMs: 4000 }, now);
-  // 5 left, reserve 1: four go at once.
+  // 5 left, reserve 2: three go at once, the fourth too (the first one spaced from now).
   for (let i = 0; i < 4; i++) {
     assert.equal(pacer.earliest(now), now);
     pacer.onSend(now, pacer.paced(now));
   }
-  // One left: spread over the 4 s to the reset.
-  assert.equal(pacer.earliest(now), now);
-  pacer.onSend(now, pacer.paced(now));
-  // None left: not before the reset.
-  assert.equal(pacer.earliest(now), 4000);
+  // Below the reserve: what is left is spread over the time to the reset (2 left, 4 s → 2 s apart).
+  assert.equal(pacer.earliest(now), 2000);
   assert.match(pacer.engagedWith!, /5 left of 10/);
-  now = 4000;
-  assert.equal(pacer.earliest(now), now, 'a new window');
+  pacer.onSend(2000, pacer.paced(2000));
+  // None left: not before the reset; then a new window.
+  assert.equal(pacer.earliest(2000), 4000);
+  assert.equal(pacer.earliest(4000), 4000);
 });
 
 test('pacer: with a policy window, the policy rate below the reserve; Retry-After holds everything', () => {
   const pacer = new SignalPacer();
   const seq = pacer.onSend(0, false);
-  pacer.observe(seq, { limit: 100, remaining: 10, resetMs: 1000, windowMs: 1000 }, 0);
+  pacer.observe(seq, { limit: 100, remaining: 20, resetMs: 1000, windowMs: 1000 }, 0);
   assert.equal(pacer.earliest(0), 0);
   pacer.onSend(0, pacer.paced(0));
   assert.ok(pacer.earliest(0) >= 10, 'at most 100 per second');
