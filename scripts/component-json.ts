@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { syncActionNames } from '../src/actions/index.ts';
 import { configSchema } from '../src/config/schema.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -54,7 +55,8 @@ export function componentDescriptor(version: string): Record<string, unknown> {
       type: 'standard',
       description: 'One log line per record on stdout; nothing on stderr during normal runs; secrets replaced by [hidden].',
     },
-    actions: ['run'],
+    // The UI builder's sync actions (src/actions/, spec 05) besides the extraction.
+    actions: ['run', ...syncActionNames()],
     configurationSchemaFile: EDITOR_SCHEMA_RELATIVE,
     configurationSchema: configSchema,
   };

@@ -125,6 +125,12 @@ describe('the command line', () => {
     const strict = await cli(['validate', '--strict'], { KBC_DATADIR: makeDataDir(config({}, { dataFeild: 'x' })) });
     assert.equal(strict.code, 1);
     assert.match(strict.stdout, /ERROR: The configuration has 1 problem\(s\)/);
+    const notJson = await cli(['validate'], { KBC_DATADIR: makeDataDir('{"parameters": {"config": {"jobs": [],}}}') });
+    assert.equal(notJson.code, 1);
+    assert.match(
+      notJson.stdout,
+      /ERROR: Configuration file is not a valid JSON: Syntax error at line 1, column 39: expected another member after the comma/,
+    );
     assert.equal(api.requests.length, before, 'validate sent a request');
   });
 
@@ -145,6 +151,25 @@ describe('the command line', () => {
     assert.match(ran.stdout, /X-Token: \[hidden\]/);
     assert.match(ran.stdout, /then for each record: users\/\{id\}\/orders \(placeholders id\)/);
     assert.doesNotMatch(ran.stdout, /very-secret-token-value/);
+  });
+
+  it('plan hides credential-named values written in plain text (form login, query, header)', async () => {
+    const login = {
+      type: 'login',
+      loginRequest: { endpoint: 'login', method: 'FORM', params: { user: 'john', password: { attr: 'password' } } },
+      apiRequest: { headers: { Authorization: { response: 'token' } } },
+    };
+    const doc = config(
+      { authentication: login, http: { headers: { 'X-Api-Key': 'plain-api-key-1' } } },
+      { params: { access_token: 'plain-token-2', page: 1 } },
+    );
+    (doc['parameters'] as { config: Record<string, unknown> }).config['password'] = 'plain-password-3';
+    const ran = await cli(['plan'], { KBC_DATADIR: makeDataDir(doc) });
+    assert.equal(ran.code, 0, ran.stdout);
+    assert.match(ran.stdout, /body: user=john&password=\[hidden\]/);
+    assert.match(ran.stdout, /GET http:\/\/127\.0\.0\.1:\d+\/users\?access_token=\[hidden\]&page=1/);
+    assert.match(ran.stdout, /X-Api-Key: \[hidden\]/);
+    assert.doesNotMatch(ran.stdout, /plain-(api-key|token|password)/);
   });
 
   it('run --max-pages 1: every job, children too, stops after one page; tables written, a WARNING, no state', async () => {

@@ -31,6 +31,7 @@ export function createBasicAuth(setup: AuthSetup): Authenticator {
   // The encoded pair is as good as the password: hide it wherever it shows up (an API echoing
   // the Authorization header in an error body, 01 §4.5).
   setup.logger.secrets.add(credentials.toString('base64'));
+  setup.logger.secrets.add(header);
   return {
     authenticate: async (request) => {
       setAuthHeader(request, 'Authorization', header);

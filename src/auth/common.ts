@@ -11,10 +11,12 @@ import { pjson } from '../php/jsonEncode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, JsonObject, PhpArray, phpType, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
-import { headerValues } from '../http/headers.ts';
+import { isCredentialKey } from '../logging/redact.ts';
+
+export { isCredentialKey };
+import { checkHeader, headerValues } from '../http/headers.ts';
 import { defaultPort, type PreparedRequest } from '../http/prepared.ts';
 import { parseQueryRebuild } from '../php/guzzleQuery.ts';
-import { rawurlencode, urlencode } from '../php/urlEncoding.ts';
 
 export const AUTH_PATH = 'parameters.api.authentication';
 
@@ -75,8 +77,10 @@ export function objectHeaderError(path: string, configPath: string): UserError {
  * Sets an authentication header: replaces any same-named header (case-insensitive; the header
  * moves to the end with this spelling) and marks it hidden in debug logs (01 §4.5).
  */
-export function setAuthHeader(request: PreparedRequest, name: string, value: Value): void {
-  request.headers.set(name, headerValues(value));
+export function setAuthHeader(request: PreparedRequest, name: string, value: Value, configPath = AUTH_PATH): void {
+  const values = headerValues(value);
+  checkHeader(name, values, configPath);
+  request.headers.set(name, values);
   request.authHeaders.add(name.toLowerCase());
 }
 
@@ -178,29 +182,15 @@ export function sha1Hex(text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// secrets on the wire
+// secrets derived by authentication
 
 /**
- * Keeps encoded forms of secret-bearing values out of logs: a value that contains a registered
- * secret also gets its `urlencode`/`rawurlencode` forms registered, because the debug request
- * line shows queries and bodies encoded (the registry itself only knows the raw text).
+ * Registers the credential-named string leaves of a login response (`access_token`,
+ * `refresh_token`, `session.id` …) as secrets from the moment the response is read, whether or
+ * not `apiRequest` sends them on (01 §4.5; issue 19 #1).
  */
-export class WireSecrets {
-  private readonly seen = new Set<string>();
-  private readonly logger: Logger;
-
-  constructor(logger: Logger) {
-    this.logger = logger;
-  }
-
-  register(v: Value | undefined): void {
-    if (typeof v === 'string') {
-      if (v === '' || this.seen.has(v)) return;
-      this.seen.add(v);
-      if (this.logger.secrets.redact(v) === v) return;
-      for (const form of [urlencode(v), rawurlencode(v)]) if (form !== v) this.logger.secrets.add(form);
-      return;
-    }
-    for (const [, x] of entriesOf(v)) this.register(x);
-  }
+export function registerCredentialLeaves(logger: Logger, v: Value, key = ''): void {
+  if (isMap(v)) for (const [k, x] of v) registerCredentialLeaves(logger, x, k);
+  else if (Array.isArray(v)) for (const x of v) registerCredentialLeaves(logger, x, key);
+  else if (typeof v === 'string' && isCredentialKey(key)) logger.secrets.add(v);
 }

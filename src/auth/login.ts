@@ -12,12 +12,22 @@ import { pjson } from '../php/jsonEncode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isInt, isMap, JsonObject, member, PhpArray, PhpFloat, truthy, type Value } from '../php/value.ts';
 import type { Authenticator, HttpClient } from '../http/client.ts';
-import { HeaderList } from '../http/headers.ts';
+import { checkHeader, HeaderList, headerValues } from '../http/headers.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
 import { rebuildQuery } from '../php/guzzleQuery.ts';
 import { buildRequest } from '../http/request.ts';
 import { httpErrorFor, interpretResponse } from '../http/response.ts';
-import { AUTH_PATH, evaluatePlace, objectHeaderError, objectPath, seconds, setAuthHeader, textOf, WireSecrets } from './common.ts';
+import {
+  AUTH_PATH,
+  evaluatePlace,
+  isCredentialKey,
+  objectHeaderError,
+  objectPath,
+  registerCredentialLeaves,
+  seconds,
+  setAuthHeader,
+  textOf,
+} from './common.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 
 const LOGIN_PATH = `${AUTH_PATH}.loginRequest`;
@@ -110,6 +120,22 @@ export function lookupInResponse(value: Value, response: Value): Value {
   return found === NOT_FOUND ? value : found;
 }
 
+/** The paths of every `{"response": path}` reference (and plain path string) inside an apiRequest place. */
+function responseReferences(place: Value | undefined): string[] {
+  const paths: string[] = [];
+  const walk = (v: Value | undefined, top: boolean): void => {
+    if (typeof v === 'string') {
+      if (top) paths.push(v);
+    } else if (isMap(v)) {
+      const ref = v.get('response');
+      if (v.size === 1 && typeof ref === 'string') paths.push(ref);
+      else for (const x of v.values()) walk(x, false);
+    } else if (Array.isArray(v)) for (const x of v) walk(x, false);
+  };
+  if (isMap(place)) for (const v of place.values()) walk(v, true);
+  return paths;
+}
+
 /** The login response as an object (02 §6.5). */
 function loginResponseObject(decoded: Value): Value {
   if (decoded instanceof Map) return decoded;
@@ -141,7 +167,6 @@ export class LoginAuthenticator implements Authenticator {
   private readonly settings: LoginSettings;
   private readonly options: LoginOptions;
   private readonly attr: Map<string, Value>;
-  private readonly secrets: WireSecrets;
   private loggedIn = false;
   private expiry: Expiry = { kind: 'none' };
   private query = new Map<string, Value>();
@@ -154,7 +179,6 @@ export class LoginAuthenticator implements Authenticator {
     this.settings = settings;
     this.options = options;
     this.attr = flattenContext(setup.attributes);
-    this.secrets = new WireSecrets(setup.logger);
   }
 
   /** Whole seconds of the injected clock. */
@@ -199,7 +223,7 @@ export class LoginAuthenticator implements Authenticator {
           context: { path: `${AUTH_PATH}.apiRequest.headers.${name}` },
         });
       }
-      setAuthHeader(request, name, value);
+      setAuthHeader(request, name, value, `${AUTH_PATH}.apiRequest.headers.${name}`);
     }
   }
 
@@ -213,13 +237,20 @@ export class LoginAuthenticator implements Authenticator {
     const headers = evaluatePlace(rawHeaders, ctx, this.setup.nowMs, `${LOGIN_PATH}.headers`);
     for (const [name, value] of headers) {
       const path = objectPath(value, name);
-      if (path === undefined) continue;
+      if (path === undefined) {
+        checkHeader(name, headerValues(value), `${LOGIN_PATH}.headers.${name}`);
+        continue;
+      }
       if (this.options.objectHeaderIsUserError) throw objectHeaderError(path, `${LOGIN_PATH}.headers.${name}`);
       throw new ApplicationError(`Invalid header value for '${name}' in the login request.`, {
         context: { path: `${LOGIN_PATH}.headers.${name}` },
       });
     }
-    this.secrets.register(params.map(([, v]) => v));
+    // Computed login parameters and headers (functions, references) and credential-named ones are
+    // secrets: they reach the log as query values or in a body the API may echo back.
+    const secrets = this.setup.logger.secrets;
+    for (const [k, v] of params) if (isMap(member(rawParams, k)) || isCredentialKey(k)) secrets.addValue(v);
+    for (const [k, v] of headers) if (isMap(member(rawHeaders, k)) || isCredentialKey(k)) secrets.addValue(v);
 
     const description = new PhpArray();
     const endpoint = member(def, 'endpoint');
@@ -261,9 +292,21 @@ export class LoginAuthenticator implements Authenticator {
       if (response.status >= 400) throw httpErrorFor(response, this.setup.logger.secrets);
       decoded = bytesToPhpString(response.body);
     } else {
-      decoded = interpretResponse(response, [], this.setup.logger);
+      try {
+        decoded = interpretResponse(response, [], this.setup.logger);
+      } catch (e) {
+        // A successful login answered with something that is not JSON (a bare token, typically):
+        // the body is login-derived, and the error's context would show it.
+        if (response.status < 400 && response.body.length <= 64 * 1024) {
+          const body = response.body.toString('utf8');
+          this.setup.logger.secrets.add(body);
+          this.setup.logger.secrets.add(body.trim());
+        }
+        throw e;
+      }
     }
     const loginResponse = loginResponseObject(decoded);
+    registerCredentialLeaves(this.setup.logger, loginResponse);
     const ctx: FunctionContext = { response: flattenContext(loginResponse), attr: this.attr };
     const apiRequest = member(this.settings.auth, 'apiRequest');
     const compute = (key: string): [string, Value][] =>
@@ -273,7 +316,16 @@ export class LoginAuthenticator implements Authenticator {
       ]);
     this.query = new Map(compute('query'));
     this.headers = compute('headers');
-    this.secrets.register([...this.query.values()].filter((v) => typeof v === 'string'));
+    // Every value derived from the login response is a secret from the moment it exists (issue 19 #1):
+    // the values sent on and the response leaves they were computed from.
+    for (const v of this.query.values()) this.setup.logger.secrets.addValue(v);
+    for (const [, v] of this.headers) this.setup.logger.secrets.addValue(v);
+    for (const key of ['query', 'headers']) {
+      for (const path of responseReferences(member(apiRequest, key))) {
+        const found = walkResponse(path, loginResponse);
+        if (found !== NOT_FOUND) this.setup.logger.secrets.addValue(found);
+      }
+    }
     this.expiry = this.expiryAfterLogin(loginResponse);
     this.loggedIn = true;
   }

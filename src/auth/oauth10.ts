@@ -129,6 +129,10 @@ export function createOAuth10Auth(setup: AuthSetup): Authenticator {
     authenticate: async (request) => {
       const nonce = nonceOf(setup.nonce, 40, request.url.host + request.url.path);
       const header = oauth1Header(request, keys, nonce, seconds(setup.nowMs));
+      // The signed header is a secret of this attempt (issue 19 #1); so is the signature inside it.
+      setup.logger.secrets.addRecent(header);
+      const signature = /oauth_signature="([^"]*)"/.exec(header)?.[1];
+      if (signature !== undefined) setup.logger.secrets.addRecent(signature);
       setAuthHeader(request, 'Authorization', header);
     },
   };

@@ -25,7 +25,6 @@ import {
   seconds,
   setAuthHeader,
   textOf,
-  WireSecrets,
 } from './common.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 
@@ -52,7 +51,6 @@ export function createOAuth20Auth(setup: AuthSetup): Authenticator {
   const clientId = textOf(credentials.appKey);
   const queryDefinition = member(setup.config, 'query');
   const headersDefinition = member(setup.config, 'headers');
-  const secrets = new WireSecrets(setup.logger);
 
   return {
     authenticate: async (request) => {
@@ -73,10 +71,12 @@ export function createOAuth20Auth(setup: AuthSetup): Authenticator {
         const path = objectPath(value, name);
         if (path !== undefined) throw objectHeaderError(path, `${AUTH_PATH}.headers.${name}`);
       }
-      for (const v of params.values()) secrets.register(v);
+      // Computed auth parameters and headers are secrets (issue 19 #1), per attempt (nonces, MACs).
+      for (const v of params.values()) setup.logger.secrets.addValue(v, true);
+      for (const [, v] of headers) setup.logger.secrets.addValue(v, true);
       const query = rebuildQuery(request.url.query ?? '', params, 'replace');
       request.url.query = query === '' ? undefined : query;
-      for (const [name, value] of headers) setAuthHeader(request, name, value);
+      for (const [name, value] of headers) setAuthHeader(request, name, value, `${AUTH_PATH}.headers.${name}`);
     },
   };
 }

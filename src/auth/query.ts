@@ -10,7 +10,7 @@ import { flattenContext } from '../functions/index.ts';
 import { isEmpty, isMap, member, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
 import { rebuildQuery } from '../php/guzzleQuery.ts';
-import { AUTH_PATH, evaluatePlace, queryContext, requestContext, WireSecrets } from './common.ts';
+import { AUTH_PATH, evaluatePlace, queryContext, requestContext } from './common.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 
 export function createQueryAuth(setup: AuthSetup, type = 'query'): Authenticator {
@@ -33,13 +33,13 @@ export function createQueryAuth(setup: AuthSetup, type = 'query'): Authenticator
     });
   }
   const attr = flattenContext(setup.attributes);
-  const secrets = new WireSecrets(setup.logger);
   const place: Value = definition;
   return {
     authenticate: async (request) => {
       const ctx = { attr, query: flattenContext(queryContext(request)), request: flattenContext(requestContext(request)) };
       const params = new Map(evaluatePlace(place, ctx, setup.nowMs, configPath));
-      for (const v of params.values()) secrets.register(v);
+      // Computed auth parameters are secrets (issue 19 #1); per attempt, as a signature may change each time.
+      for (const v of params.values()) setup.logger.secrets.addValue(v, true);
       const query = rebuildQuery(request.url.query ?? '', params, 'replace');
       request.url.query = query === '' ? undefined : query;
     },

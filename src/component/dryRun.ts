@@ -10,23 +10,20 @@
  *   headers, body; secrets hidden), the login request when authentication logs in first, and
  *   the child jobs that follow.
  */
-import { attributesOf, buildConfigurations, type Configuration } from '../config/configurations.ts';
-import { buildApiDescription, evaluateClientHeaders } from '../config/api.ts';
-import { allowedHostsOf, checkJobUrls } from '../config/allowedHosts.ts';
-import { jobTree, type JobNode } from '../config/jobTree.ts';
-import { awsSignerFromParameters, createAuthenticator, randomHexNonce } from '../auth/index.ts';
-import { flattenContext } from '../functions/index.ts';
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { buildConfigurations, type Configuration } from '../config/configurations.ts';
+import type { JobNode } from '../config/jobTree.ts';
 import { HttpClient, type Authenticator } from '../http/client.ts';
 import { Transport, type WireRequest } from '../http/transport.ts';
-import { buildRequest } from '../http/request.ts';
-import { evaluateParams } from '../jobs/evaluation.ts';
-import { createScroller } from '../pagination/index.ts';
-import { isEmpty, member, type Value } from '../php/value.ts';
+import { getPaginationMethod } from '../pagination/registry.ts';
+import { isEmpty, member } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { isCredentialKey } from '../logging/redact.ts';
 import { createSshTunnel } from '../ssh/index.ts';
+import { preflightChecks, prepareConfiguration, strictFromEnv, type PreparedConfiguration } from './checks.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { checkPlatformSections } from './platformSections.ts';
-import { exitCodeFor, preflightChecks, strictFromEnv } from './run.ts';
+import { exitCodeFor } from './run.ts';
 import { RunState } from './state.ts';
 
 export interface DryRunOptions {
@@ -75,13 +72,37 @@ function requestLineRecorder(base: Logger): { logger: Logger; last: () => string
   return { logger, last: () => last };
 }
 
+/** Query or form pairs and JSON members under a credential-like name (password, token, …): value hidden. */
+function hideCredentialValues(text: string): string {
+  const pairs = text.replace(/([?&]|^)([^=&?#\s]+)=([^&#\s]*)/g, (all, sep: string, key: string) => {
+    let name = key;
+    try {
+      name = decodeURIComponent(key.replaceAll('+', ' '));
+    } catch {}
+    return isCredentialKey(name) ? `${sep}${key}=${HIDDEN}` : all;
+  });
+  return pairs.replace(/"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?[\d.eE+-]+)/g, (all, key: string, colon: string) =>
+    isCredentialKey(key) ? `"${key}"${colon}"${HIDDEN}"` : all,
+  );
+}
+
+const HIDDEN = '[hidden]';
+
+/**
+ * A request as `plan` prints it: method and URL, the headers as the debug line shows them
+ * (authentication headers hidden), the body. Secrets are hidden twice: every registered secret
+ * (values of # keys, credential-named values), and any value under a credential-like name even
+ * when it was written in plain text (a "password" attribute without #).
+ */
 function shownRequest(wire: WireRequest, debugLine: string | undefined, secrets: Logger['secrets']): string[] {
   const port = (wire.scheme === 'https' && wire.port === 443) || (wire.scheme === 'http' && wire.port === 80) ? '' : `:${wire.port}`;
-  const out = [`${wire.method} ${wire.scheme}://${wire.host}${port}${wire.target}`];
-  const headers = (debugLine ?? '').split('\r\n').slice(1);
-  for (const header of headers) out.push(`    ${header}`);
+  const out = [hideCredentialValues(`${wire.method} ${wire.scheme}://${wire.host}${port}${wire.target}`)];
+  for (const header of (debugLine ?? '').split('\r\n').slice(1)) {
+    const name = header.slice(0, header.indexOf(':'));
+    out.push(`    ${isCredentialKey(name) ? `${name}: ${HIDDEN}` : header}`);
+  }
   if (wire.body !== undefined && wire.body.length > 0) {
-    const text = wire.body.toString('utf8');
+    const text = hideCredentialValues(wire.body.toString('utf8'));
     out.push(`    body: ${text.length > 500 ? `${text.slice(0, 500)}… (${wire.body.length} bytes)` : text}`);
   }
   return out.map((line) => secrets.redact(line));
@@ -106,38 +127,18 @@ async function whatWouldBeSent(send: () => Promise<unknown>): Promise<NotSent | 
   }
 }
 
-interface Prepared {
+interface Planned {
   configuration: Configuration;
   lines: string[];
 }
 
-async function checkConfiguration(
-  configuration: Configuration,
-  root: Value,
-  parameters: Value | undefined,
-  state: RunState,
+/** The lines of `plan` for one prepared configuration: each job's first request as it would be sent. */
+async function planLines(
+  prepared: PreparedConfiguration,
   logger: Logger,
-  nowMs: () => number,
-  plan: boolean,
-): Promise<Prepared> {
-  const { config } = configuration;
-  const api = buildApiDescription(parameters, config, logger);
-  const allowedHosts = allowedHostsOf(member(root, 'image_parameters'));
-  if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(parameters, 'config'), 'jobs'));
-  const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
-  const recorder = requestLineRecorder(logger);
-  const authenticator = createAuthenticator({
-    config: api.authentication,
-    legacyQuery: api.api.get('query'),
-    attributes: attributesOf(config),
-    oauthCredentials: member(member(member(root, 'authorization'), 'oauth_api'), 'credentials'),
-    baseUrl: api.baseUrl,
-    logger: recorder.logger,
-    nowMs,
-    nonce: randomHexNonce,
-    clientHeaders: () => clientHeaders,
-  });
-  const signer = awsSignerFromParameters(parameters, nowMs);
+  recorder: ReturnType<typeof requestLineRecorder>,
+): Promise<string[]> {
+  const { api, authenticator, signer } = prepared;
   const transport = new RefusingTransport({ connectTimeoutMs: api.connectTimeoutMs, requestTimeoutMs: api.requestTimeoutMs });
   const watched: Authenticator | undefined = authenticator && {
     authenticate: async (request, client) => {
@@ -156,48 +157,42 @@ async function checkConfiguration(
       logger: recorder.logger,
       ...(auth ? { authenticator: auth } : {}),
       ...(signer ? { signer } : {}),
-      nowMs,
     });
-  const functions = { attr: flattenContext(attributesOf(config)), time: flattenContext(state.timeValues()) };
-  const settings = { baseUrl: api.baseUrl, clientHeaders, defaultOptions: api.defaultOptions };
   const lines: string[] = [];
-  const origin = configuration.pathOf('jobs').replace(/\.jobs$/, '');
+  const method = member(api.pagination, 'method');
+  if (typeof method === 'string' && method !== '') {
+    lines.push(`  next pages: ${method} — ${getPaginationMethod(method, method, 'parameters.api.pagination').description}`);
+  }
+  const indent = (shown: string[]): string[] => shown.map((l) => `    ${l}`);
   try {
     let loginShown = false;
-    for (const node of jobTree(config.get('jobs'), origin)) {
-      // Built like the run builds it: the pagination (checked here), params, the first request.
-      const scroller = createScroller(api.pagination, recorder.logger, nowMs);
-      const params = evaluateParams(node.config.get('params'), functions, nowMs, `${node.path}.params`);
-      const first = scroller.firstRequest({ config: node.config, endpoint: node.endpoint, params, path: node.path });
-      if (!plan || first === null) continue;
-      const prepared = buildRequest(first, settings);
-      const stopped = await whatWouldBeSent(() => clientFor(watched).send(prepared, true));
-      const line = recorder.last();
-      const indent = (shown: string[]): string[] => shown.map((l) => `    ${l}`);
+    for (const { node, first } of prepared.jobs) {
       lines.push(`  job ${node.path} (${node.endpoint}):`);
-      if (stopped?.login) {
-        // Authentication logs in first: the login request is what the first send reached.
-        if (!loginShown)
-          lines.push(
-            '    login request (sent before the first request, and again when the login expires):',
-            ...indent(shownRequest(stopped.request, line, logger.secrets)),
-          );
-        loginShown = true;
-        const plain = await whatWouldBeSent(() => clientFor(undefined).send(prepared, false));
-        if (plain)
-          lines.push(
-            ...indent(shownRequest(plain.request, recorder.last(), logger.secrets)),
-            '    (plus the headers or query parameters the login response supplies)',
-          );
-      } else if (stopped !== undefined) {
-        lines.push(...indent(shownRequest(stopped.request, line, logger.secrets)));
+      if (first !== undefined) {
+        const stopped = await whatWouldBeSent(() => clientFor(watched).send(first, true));
+        const line = recorder.last();
+        if (stopped?.login) {
+          // Authentication logs in first: the login request is what the first send reached.
+          if (!loginShown) {
+            lines.push('    login request (sent before the first request, and again when the login expires):');
+            lines.push(...indent(shownRequest(stopped.request, line, logger.secrets)));
+          }
+          loginShown = true;
+          const plain = await whatWouldBeSent(() => clientFor(undefined).send(first, false));
+          if (plain) {
+            lines.push(...indent(shownRequest(plain.request, recorder.last(), logger.secrets)));
+            lines.push('    (plus the headers or query parameters the login response supplies)');
+          }
+        } else if (stopped !== undefined) {
+          lines.push(...indent(shownRequest(stopped.request, line, logger.secrets)));
+        }
       }
       childLines(node.children, '    ', lines);
     }
   } finally {
     transport.close();
   }
-  return { configuration, lines };
+  return lines;
 }
 
 /** `validate` (plan false) or `plan` (plan true); resolves to the exit code. */
@@ -210,17 +205,20 @@ export async function dryRun(plan: boolean, options: DryRunOptions = {}): Promis
   try {
     const root = readConfigFile(dataDir);
     logger.secrets.collectFrom(root);
-    const state = new RunState(readInputState(dataDir, logger), Math.floor(nowMs() / 1000));
+    // A missing state file is normal for a check: its WARNING would only be noise here.
+    const state = new RunState(readInputState(dataDir, createLogger({ write: () => {} })), Math.floor(nowMs() / 1000));
     const parameters = member(root, 'parameters');
     const configurations = buildConfigurations(parameters);
     checkPlatformSections(parameters);
-    const findings = preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env));
+    const findings = preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env), Number.POSITIVE_INFINITY);
     const sshProxy = member(parameters, 'sshProxy');
     if (sshProxy !== undefined && sshProxy !== null) await createSshTunnel(sshProxy, logger).close();
-    const results: Prepared[] = [];
+    const results: Planned[] = [];
     for (const configuration of configurations) {
       logger.setLevel(isEmpty(configuration.config.get('debug')) ? 'info' : 'debug');
-      results.push(await checkConfiguration(configuration, root, parameters, state, logger, nowMs, plan));
+      const recorder = requestLineRecorder(logger);
+      const prepared = prepareConfiguration(configuration, { root, parameters, state, logger, requestLogger: recorder.logger, nowMs });
+      results.push({ configuration, lines: plan ? await planLines(prepared, logger, recorder) : [] });
     }
     if (plan) {
       write(`Plan (nothing was sent): ${configurations.length} configuration(s).`);
@@ -240,6 +238,8 @@ export async function dryRun(plan: boolean, options: DryRunOptions = {}): Promis
     const context: Record<string, unknown> = { ...(err.context ?? {}) };
     if (err.configPath !== undefined) context['configPath'] = err.configPath;
     logger.error(err instanceof Error ? err.message : String(err), context);
-    return exitCodeFor(error);
+    // A check's answer is valid (0) or not (1): a config.json that is missing or not JSON, or a
+    // value the reference would crash on (its application errors), is an invalid configuration.
+    return error instanceof ApplicationError ? 1 : exitCodeFor(error);
   }
 }

@@ -1,6 +1,7 @@
 /** The data-folder contract (spec 01 §1.1–§1.3): where things are and how they are read. */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isUtf8 } from 'node:buffer';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { decodeJson, decodeUtf8Lossy } from '../php/jsonDecode.ts';
@@ -22,8 +23,11 @@ export function readConfigFile(dataDir: string): PhpArray | Value[] {
   } catch {
     throw new ApplicationError(`Configuration file '${dataDir}/config.json' not found.`);
   }
+  // PHP's json_decode refuses invalid UTF-8 in the file (01 §2.4 A2) instead of dropping it.
+  if (!isUtf8(bytes))
+    throw new ApplicationError('Configuration file is not a valid JSON: Malformed UTF-8 characters, possibly incorrectly encoded');
   let value: Value;
-  const text = decodeUtf8Lossy(bytes);
+  const text = bytes.toString('utf8');
   try {
     value = decodeJson(text, 'config');
   } catch (e) {

@@ -2,6 +2,7 @@
  * One run of the component (spec 01 §1.6): data folder → configurations → jobs → tables,
  * manifests and state. Nothing reaches `out/` unless the whole run succeeds.
  */
+import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
@@ -14,6 +15,7 @@ import { pjson } from '../php/jsonEncode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { isCredentialKey } from '../logging/redact.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
 import type { OutputWorkerStart } from '../outputWorker/client.ts';
@@ -32,34 +34,12 @@ import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
-import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
+import { runSyncAction } from '../actions/index.ts';
+import { credentialScope } from '../config/credentialOrigins.ts';
 import type { RunLimits } from '../jobs/runner.ts';
+import { INCREMENTAL_MESSAGE, preflightChecks, prepareConfiguration, strictFromEnv } from './checks.ts';
 
-/** EX_GENERIC_STRICT=1 (or true/yes) turns pre-flight warnings into an error. */
-export function strictFromEnv(env: NodeJS.ProcessEnv): boolean {
-  return /^(1|true|yes|on)$/i.test(env['EX_GENERIC_STRICT'] ?? '');
-}
-
-/**
- * The checks before any request: the reference's (group B, platform sections) have run when this
- * is called; then the pre-flight findings (WARNING each; with strict, one ERROR and exit 1) and
- * the reference's late crash on a non-boolean incrementalOutput, made early.
- */
-export function preflightChecks(root: Value, configurations: Configuration[], logger: Logger, strict: boolean): number {
-  const findings = preflight(root, configurations);
-  for (const finding of findings) logger.warning(finding.message, { configPath: finding.path });
-  if (strict && findings.length > 0) {
-    throw new UserError(
-      `The configuration has ${findings.length} problem(s), listed above; strict mode (--strict or EX_GENERIC_STRICT=1) stops before any request. Fix them, or run without strict mode.`,
-      { configPath: findings[0]!.path },
-    );
-  }
-  const crash = certainIncrementalCrash(configurations);
-  if (crash !== undefined) throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: crash } });
-  return findings.length;
-}
-
-const INCREMENTAL_MESSAGE = 'incrementalOutput must be a boolean.';
+export { preflightChecks, strictFromEnv } from './checks.ts';
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -129,17 +109,21 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   try {
-    for (const { relative, bytes, failure } of removeStaleStaging(dataDir)) {
-      if (failure === undefined) logger.info(`Removed the staging folder ${relative} (${formatBytes(bytes)}) left by an interrupted run.`);
-      else logger.warning(`Could not remove the staging folder ${relative} left by an interrupted run: ${failure}`);
-    }
     const root = readConfigFile(dataDir);
     logger.secrets.collectFrom(root);
     const action = member(root, 'action');
-    if (!isEmpty(action) && action !== 'run') {
-      throw new UserError(`Action '${phpString(action!)}' is not supported: this component only runs extractions (action "run").`, {
-        configPath: 'action',
+    // Any action other than "run" (even "") is a sync action (05 §1.1): nothing else runs, out/ is untouched.
+    if (action !== undefined && action !== null && action !== 'run') {
+      return await runSyncAction({
+        action,
+        configFile: path.join(dataDir, 'config.json'),
+        logger,
+        ...(options.nowMs ? { nowMs: options.nowMs } : {}),
       });
+    }
+    for (const { relative, bytes, failure } of removeStaleStaging(dataDir)) {
+      if (failure === undefined) logger.info(`Removed the staging folder ${relative} (${formatBytes(bytes)}) left by an interrupted run.`);
+      else logger.warning(`Could not remove the staging folder ${relative} left by an interrupted run: ${failure}`);
     }
     const inputState = readInputState(dataDir, logger);
     const parameters = member(root, 'parameters');
@@ -151,11 +135,18 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     if (sshProxy !== undefined && sshProxy !== null)
       tunnel = createSshTunnel(sshProxy, logger, options.sleep ? { sleep: options.sleep } : {});
     const state = new RunState(inputState, Math.floor(nowMs() / 1000));
+    // Every configuration's start-up checks before the first request (checks.ts); their log
+    // lines come when each configuration really starts, as in the reference.
+    const quiet = createLogger({ write: () => {} });
+    for (const configuration of configurations) {
+      prepareConfiguration(configuration, { root, parameters, state, logger: quiet, requestLogger: quiet, nowMs });
+    }
     staging = new OutputStaging(dataDir);
     const buckets = new Map<string | null, BucketResult>();
     const outputOffload = options.outputWorker ? outputWorkerOffload(outputWorkerMode(env), options.outputWorker) : undefined;
     let previousParser: AutoParser | undefined;
     const bucketOfConfiguration: (string | null)[] = [];
+    const withheldFrom = new Set<string>();
 
     for (const configuration of configurations) {
       const result = await runConfiguration(configuration, {
@@ -173,6 +164,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         env,
         tunnel,
         outputOffload,
+        withheldFrom,
         limits: options.limits,
       });
       previousParser = result.parser;
@@ -185,6 +177,12 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
       await result.router.finish();
       const keys = result.router.primaryKeys();
       for (const table of result.sink.opened.keys()) {
+        // A dropped table (empty name): without a bucket the reference still writes its manifest,
+        // `out/tables/.manifest`; with one, the file stays behind in its bucket folder.
+        if (table === '') {
+          if (result.bucket === null) staging.setManifest('', manifestJson(null, table, incremental));
+          continue;
+        }
         staging.setManifest(OutputStaging.fileName(result.bucket, table), manifestJson(result.bucket, table, incremental, keys.get(table)));
       }
     }
@@ -276,6 +274,8 @@ interface ConfigurationRun {
   /** The output phase's offload for the automatic parsers (the output worker), if any. */
   outputOffload: OutputOffloadStarter | undefined;
   limits: RunLimits | undefined;
+  /** Origins warned about withheld credentials (issue 19 #2): one WARNING per origin per run. */
+  withheldFrom: Set<string>;
 }
 
 async function runConfiguration(
@@ -312,7 +312,12 @@ async function runConfiguration(
       ...(run.outputOffload ? { outputOffload: run.outputOffload } : {}),
     });
     run.parsers.push(parser);
-    const sink = run.staging.sink(bucket);
+    const sink = run.staging.sink(bucket, (header) =>
+      logger.warning(
+        `A table whose name sanitises to an empty string is not written (columns ${header.map((h) => `"${h}"`).join(',') || 'none'}), as the reference does. ` +
+          'Name it with a "dataType" of ASCII letters or digits, or map it with "mappings", to keep its rows.',
+      ),
+    );
     const router = new MappingRouter({ mappings: config.get('mappings'), auto: parser, sink, spoolDir: run.staging.spoolDir });
     run.routers.push(router);
     entry = { bucket, parser, router, sink, incremental: undefined };
@@ -321,6 +326,9 @@ async function runConfiguration(
   entry.incremental = config.get('incrementalOutput');
 
   clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
+  // when their value is not a # attribute: registered before the first request (issue 19 #1).
+  for (const { name, values } of clientHeaders.entries) if (isCredentialKey(name)) for (const v of values) logger.secrets.addHeaderValue(v);
   const signer = awsSignerFromParameters(run.parameters, run.nowMs);
   const transport = new Transport({
     connectTimeoutMs: api.connectTimeoutMs,
@@ -341,6 +349,8 @@ async function runConfiguration(
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
     rateLimit: rateLimitOptions(api.api),
+    credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts, config.get('jobs')),
+    withheldFrom: run.withheldFrom,
   });
   const runner = new JobRunner({
     config,

@@ -9,7 +9,7 @@ import { phpString } from '../php/stringConversion.ts';
 import { phpParseUrl } from '../php/parseUrl.ts';
 import { httpBuildQuery } from '../php/httpBuildQuery.ts';
 
-interface AllowedHost {
+export interface AllowedHost {
   host: string;
   scheme: string | undefined;
   port: number | undefined;
@@ -83,4 +83,20 @@ export function requestChecker(hosts: readonly AllowedHost[]): (href: string) =>
   return (href) => {
     if (!isAllowed(href, hosts)) throw notAllowed(href);
   };
+}
+
+/**
+ * Whether an allow-list entry covers the origin of a request URL (credentials, issue 19 #2): host,
+ * and scheme and port where the entry gives them. An entry's `endpoint` restricts paths, not
+ * origins, and is left to the check above.
+ */
+export function isAllowedOrigin(url: { scheme: string; host: string; port: number | undefined }, hosts: readonly AllowedHost[]): boolean {
+  const port = url.port ?? (url.scheme === 'https' ? 443 : 80);
+  return hosts.some(
+    (h) =>
+      h.host.toLowerCase() === url.host.toLowerCase() &&
+      (h.scheme === undefined || h.scheme.toLowerCase() === url.scheme) &&
+      !h.portIsString &&
+      (h.port === undefined || h.port === port),
+  );
 }

@@ -7,8 +7,9 @@ import { UserError } from '../errors/UserError.ts';
 import { evaluate, flattenContext } from '../functions/index.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, member, PhpArray, PhpFloat, phpType, type Value } from '../php/value.ts';
-import { HeaderList, headerValues } from '../http/headers.ts';
+import { checkHeader, HeaderList, headerValues } from '../http/headers.ts';
 import { retryPolicyFrom, type RetryPolicy } from '../http/retry.ts';
+import { MAX_TIMER_MS } from '../http/waits.ts';
 import { isValidUrl, parseReference } from '../http/url.ts';
 import { InvalidUriError } from '../errors/InvalidUriError.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -33,7 +34,22 @@ export interface ApiDescription {
   api: PhpArray;
 }
 
-function seconds(v: Value | undefined, fallback: number): number {
+/**
+ * A timeout in seconds (01 §3.9) as milliseconds. A value a timer cannot hold (above 2^31−1 ms,
+ * about 24.8 days) is a user error naming the key: Node would turn it into 1 ms (issue 19 #3).
+ */
+function seconds(v: Value | undefined, fallback: number, configPath: string): number {
+  const ms = timeoutMs(v, fallback);
+  if (ms > MAX_TIMER_MS) {
+    throw new UserError(
+      `${configPath} is ${phpString(v!)} seconds, longer than the longest timeout possible (${Math.floor(MAX_TIMER_MS / 1000)} seconds, about 24.8 days). Set a smaller number of seconds.`,
+      { configPath },
+    );
+  }
+  return ms;
+}
+
+function timeoutMs(v: Value | undefined, fallback: number): number {
   if (isEmpty(v)) return fallback;
   const n =
     typeof v === 'number'
@@ -45,7 +61,7 @@ function seconds(v: Value | undefined, fallback: number): number {
           : typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)
             ? Number(v)
             : NaN;
-  return Number.isFinite(n) && n > 0 ? n * 1000 : fallback;
+  return n > 0 ? n * 1000 : fallback;
 }
 
 /** Splits a PEM bundle into certificate blocks and the private key block. */
@@ -165,8 +181,8 @@ export function buildApiDescription(parameters: Value | undefined, config: PhpAr
     name: isEmpty(api.get('name')) ? 'generic' : phpString(api.get('name')!),
     retry: retryPolicyFrom(api.get('retryConfig')),
     ignoreErrors: Array.isArray(ignore) ? ignore : ignore instanceof PhpArray ? [...ignore.values()] : [],
-    connectTimeoutMs: seconds(http.get('connectTimeout'), 30_000),
-    requestTimeoutMs: seconds(http.get('requestTimeout'), 300_000),
+    connectTimeoutMs: seconds(http.get('connectTimeout'), 30_000, 'parameters.api.http.connectTimeout'),
+    requestTimeoutMs: seconds(http.get('requestTimeout'), 300_000, 'parameters.api.http.requestTimeout'),
     caCertificate: typeof ca === 'string' ? ca : undefined,
     clientCertificate: typeof clientCert === 'string' ? splitPem(clientCert) : undefined,
     defaultOptions: http.get('defaultOptions'),
@@ -197,7 +213,10 @@ export function evaluateClientHeaders(definitions: PhpArray, config: PhpArray): 
         configPath: `parameters.api.http.headers.${name}`,
       });
     }
-    list.append(name, headerValues(value));
+    const values = headerValues(value);
+    const fromConfig = member(member(config.get('http'), 'headers'), name) !== undefined;
+    checkHeader(name, values, `parameters.${fromConfig ? 'config' : 'api'}.http.headers.${name}`);
+    list.append(name, values);
   }
   return list;
 }

@@ -9,9 +9,12 @@
  *   deeper than the job tree;
  * - incremental output without a primary key.
  */
+import { parseRecursionFilter } from '../jobs/recursionFilter.ts';
+import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, member, truthy, type Value } from '../php/value.ts';
 import type { Configuration } from './configurations.ts';
 import { jobTree, type JobNode } from './jobTree.ts';
+import { mappingKeyFindings, valueFindings } from './valueChecks.ts';
 import { configSchema } from './schema.ts';
 import type { SchemaNode } from './schemaParts.ts';
 import { type Finding, SchemaWalk } from './schemaWalk.ts';
@@ -65,6 +68,71 @@ function placeholderFindings(nodes: readonly JobNode[], inherited: readonly stri
   }
 }
 
+/** Recursion filters the reference would reject when the child job first runs. */
+function recursionFilterFindings(nodes: readonly JobNode[], out: Finding[]): void {
+  for (const node of nodes) {
+    const filter = node.config.get('recursionFilter');
+    if (!isEmpty(filter)) {
+      try {
+        parseRecursionFilter(phpString(filter!));
+      } catch (e) {
+        out.push({
+          path: `${node.path}.recursionFilter`,
+          message: `${node.path}.recursionFilter: ${(e as Error).message} The run fails when this child job first runs.`,
+        });
+      }
+    }
+    recursionFilterFindings(node.children, out);
+  }
+}
+
+/**
+ * Base URL pitfalls of RFC 3986 resolution (the reference's): a path without a trailing "/" loses
+ * its last segment for relative endpoints ("https://x/v1" + "users" = "https://x/users"); an
+ * endpoint starting with "/" drops the base path; the base URL's query is never sent.
+ */
+function baseUrlFindings(parameters: Value | undefined, nodes: readonly JobNode[], out: Finding[]): void {
+  const baseUrl = member(member(parameters, 'api'), 'baseUrl');
+  if (typeof baseUrl !== 'string') return;
+  const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)?/i.exec(baseUrl);
+  if (match === null) return;
+  const basePath = match[1] ?? '';
+  const last = basePath.split('/').pop() ?? '';
+  const relative = nodes.find((n) => n.endpoint !== '' && !/^([a-z][a-z0-9+.-]*:|\/|\?)/i.test(n.endpoint));
+  if (last !== '' && relative !== undefined) {
+    const kept = match[0].slice(0, match[0].length - last.length);
+    out.push({
+      path: 'parameters.api.baseUrl',
+      message: `parameters.api.baseUrl: "${baseUrl}" does not end with "/", so a relative endpoint replaces its last segment "${last}": "${relative.endpoint}" is requested as ${kept}${relative.endpoint}. End baseUrl with "/" to keep "${last}".`,
+    });
+  }
+  const rooted = nodes.find((n) => n.endpoint.startsWith('/') && !n.endpoint.startsWith('//'));
+  if (rooted !== undefined && basePath.replace(/\/+$/, '') !== '') {
+    out.push({
+      path: `${rooted.path}.endpoint`,
+      message: `${rooted.path}.endpoint: "${rooted.endpoint}" starts with "/", so it replaces the path "${basePath}" of baseUrl (requested as ${match[0].slice(0, match[0].length - basePath.length)}${rooted.endpoint}). Remove the leading "/" to request it under baseUrl.`,
+    });
+  }
+  if (/\?[^#]/.test(baseUrl.slice(match[0].length))) {
+    out.push({
+      path: 'parameters.api.baseUrl',
+      message: `parameters.api.baseUrl: its query ("${baseUrl.slice(match[0].length).replace(/#.*$/, '')}") is never sent: resolving an endpoint against baseUrl drops it. Put such parameters in parameters.api.http.defaultOptions.params (or an authentication of type query).`,
+    });
+  }
+}
+
+/** An output bucket written with the stage prefix gets it twice ("in.c-in.c-…"). */
+function bucketFindings(configuration: Configuration, out: Finding[]): void {
+  const bucket = configuration.config.get('outputBucket');
+  if (typeof bucket === 'string' && /^(in|out)\.c-/.test(bucket)) {
+    const path = configuration.pathOf('outputBucket');
+    out.push({
+      path,
+      message: `${path}: "${bucket}" already has the stage prefix; tables go to in.c-${bucket}.<table>. Write the bucket name without it: "${bucket.replace(/^(in|out)\.c-/, '')}".`,
+    });
+  }
+}
+
 /** Whether a user mapping gives some table a primary key. */
 function mappingsHavePrimaryKey(mappings: Value | undefined): boolean {
   if (!isMap(mappings)) return false;
@@ -83,9 +151,16 @@ export function preflight(root: Value, configurations: readonly Configuration[])
   const walk = new SchemaWalk(configSchema as unknown as SchemaNode, attributeNames(root));
   walk.walk(configSchema as unknown as SchemaNode, root, '');
   const findings = [...walk.findings];
+  const parameters = member(root, 'parameters');
   for (const configuration of configurations) {
     const { config } = configuration;
-    placeholderFindings(jobTree(config.get('jobs'), configuration.pathOf('jobs').replace(/\.jobs$/, '')), [], 0, findings);
+    const jobs = jobTree(config.get('jobs'), configuration.pathOf('jobs').replace(/\.jobs$/, ''));
+    placeholderFindings(jobs, [], 0, findings);
+    recursionFilterFindings(jobs, findings);
+    baseUrlFindings(parameters, jobs, findings);
+    valueFindings(parameters, configuration, jobs, findings);
+    mappingKeyFindings(configuration, jobs, findings);
+    bucketFindings(configuration, findings);
     if (config.get('incrementalOutput') === true && !mappingsHavePrimaryKey(config.get('mappings'))) {
       const path = configuration.pathOf('incrementalOutput');
       findings.push({

@@ -13,7 +13,7 @@
 import { authentication } from './schemaAuth.ts';
 import { job } from './schemaJob.ts';
 import { pagination } from './schemaPagination.ts';
-import { functionValue, headerMap, MAP, phpEmpty, runtimeSchema, type SchemaNode } from './schemaParts.ts';
+import { functionValue, headerMap, MAP, misplaced, phpEmpty, runtimeSchema, type SchemaNode } from './schemaParts.ts';
 
 const httpStatusList: SchemaNode = { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } };
 
@@ -44,7 +44,16 @@ const retryConfig: SchemaNode = {
           default: [500, 502, 503, 504, 408, 420, 429],
           description: 'Status codes retried (JSON integers).',
           examples: [[429, 503]],
+          items: {
+            type: 'integer',
+            minimum: 100,
+            maximum: 599,
+            'x-hint': 'Codes are compared exactly: "503" as a string never matches a status. Write numbers: [429, 503].',
+          },
         },
+        maxRetries: misplaced(
+          "parameters.api.retryConfig.maxRetries (at the root of retryConfig; the reference's documentation nests it wrongly)",
+        ),
       },
       additionalProperties: false,
     },
@@ -91,7 +100,8 @@ const apiHttp: SchemaNode = {
       examples: [{ params: { account: 123 } }],
     },
     ignoreErrors: {
-      ...httpStatusList,
+      type: 'array',
+      items: { type: ['integer', 'string'] },
       description: 'Error statuses treated as data (a WARNING each; a non-JSON body becomes {"errorData": …}).',
       default: [],
       examples: [[404]],
@@ -178,7 +188,19 @@ const apiSection = {
     http: apiHttp,
     authentication: { $ref: '#/definitions/authentication' },
     pagination: { $ref: '#/definitions/pagination' },
+    credentialOrigins: {
+      type: 'array',
+      items: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' },
+      description:
+        'Origins (scheme://host[:port]) that may receive credentials besides those of baseUrl, the login endpoint and job endpoints written as absolute URLs. Credentials — authentication, Authorization/Cookie headers, headers and query values holding a # value or a login token — are withheld from any other origin a redirect or next-page link leads to, with one WARNING. image_parameters.allowed_hosts entries count too.',
+      examples: [['https://eu.api.example.com', 'https://files.example.com:8443']],
+    },
     query: { ...MAP, description: "Legacy: use authentication type 'query'.", additionalProperties: { description: functionValue } },
+    headers: misplaced('parameters.api.http.headers'),
+    ignoreErrors: misplaced('parameters.api.http.ignoreErrors'),
+    defaultOptions: misplaced('parameters.api.http.defaultOptions'),
+    maxRetries: misplaced('parameters.api.retryConfig.maxRetries'),
+    jobs: misplaced('parameters.config.jobs'),
   },
   additionalProperties: false,
 } as const satisfies SchemaNode;
@@ -213,10 +235,19 @@ const configAttributes: Record<string, SchemaNode> = {
     examples: [{ source: 'api' }],
   },
   compatLevel: { type: 'integer', default: 3, description: 'Parser compatibility level (1 = legacy parser).', examples: [1] },
-  username: { type: 'string', description: "Basic authentication: user name (or '#username')." },
-  '#username': { type: 'string', description: 'Basic authentication: user name, encrypted.' },
-  password: { type: 'string', description: "Basic authentication: password (or '#password')." },
-  '#password': { type: 'string', description: 'Basic authentication: password, encrypted.' },
+  username: { type: 'string', description: "Basic authentication: user name (or '#username').", examples: ['john.doe'] },
+  '#username': { type: 'string', description: 'Basic authentication: user name, encrypted.', examples: ['john.doe'] },
+  password: { type: 'string', description: "Basic authentication: password (or '#password').", examples: ['s3cret'] },
+  '#password': { type: 'string', description: 'Basic authentication: password, encrypted.', examples: ['s3cret'] },
+  baseUrl: misplaced('parameters.api.baseUrl'),
+  pagination: misplaced('parameters.api.pagination'),
+  authentication: misplaced('parameters.api.authentication'),
+  retryConfig: misplaced('parameters.api.retryConfig'),
+  headers: misplaced('parameters.config.http.headers'),
+  endpoint: misplaced('a job: parameters.config.jobs[].endpoint'),
+  params: misplaced('a job: parameters.config.jobs[].params'),
+  dataField: misplaced('a job: parameters.config.jobs[].dataField'),
+  children: misplaced('a job: parameters.config.jobs[].children'),
 };
 
 const configSection = {
@@ -259,25 +290,38 @@ const mappingColumn: SchemaNode = {
     type: { type: 'string', enum: ['column', 'user', 'table'], default: 'column', description: 'Kind of definition.' },
     mapping: {
       type: 'object',
+      description: 'type column or user: the column the value goes to.',
       properties: {
-        destination: { type: 'string', description: 'Column name.' },
-        primaryKey: { type: 'boolean', description: 'Part of the primary key.' },
+        destination: { type: 'string', description: 'Column name.', examples: ['customer_id'] },
+        primaryKey: { type: 'boolean', default: false, description: 'Part of the primary key (manifest primary_key).', examples: [true] },
       },
       additionalProperties: false,
+      examples: [{ destination: 'id', primaryKey: true }],
     },
-    forceType: { type: 'boolean', description: 'Keep the value as JSON text (at this level, not inside mapping).' },
-    delimiter: { type: 'string', default: '.', description: 'Path delimiter of the key.' },
-    destination: { type: 'string', description: 'type table: the table name.' },
+    forceType: {
+      type: 'boolean',
+      default: false,
+      description: 'Keep the value as JSON text (at this level, not inside mapping).',
+      examples: [true],
+    },
+    delimiter: { type: 'string', default: '.', description: 'Path delimiter of the key.', examples: ['/'] },
+    destination: { type: 'string', description: 'type table: the table name.', examples: ['orders'] },
     tableMapping: {
       type: 'object',
-      description: 'type table: the mapping of the nested table.',
+      description: 'type table: the mapping of the nested table (record path → column definition).',
       additionalProperties: { $ref: '#/definitions/mappingColumn' },
+      examples: [{ id: 'order_id', total: 'total' }],
     },
     parentKey: {
       type: 'object',
-      description: 'type table: the link column to the parent.',
-      properties: { destination: { type: 'string' }, primaryKey: { type: 'boolean' }, disable: { type: 'boolean' } },
+      description: 'type table: the link column to the parent row (by default a hash named after the parent).',
+      properties: {
+        destination: { type: 'string', description: 'Name of the link column.', examples: ['customer_id'] },
+        primaryKey: { type: 'boolean', default: false, description: 'The link column is part of the primary key.' },
+        disable: { type: 'boolean', default: false, description: 'No link column.' },
+      },
       additionalProperties: false,
+      examples: [{ destination: 'customer_id' }],
     },
   },
   additionalProperties: false,
@@ -329,13 +373,18 @@ export const configSchema = {
           type: 'object',
           description: 'Send all requests through an SSH tunnel.',
           properties: {
-            host: { type: 'string', description: 'SSH server.' },
+            host: { type: 'string', description: 'SSH server.', examples: ['bastion.example.com'] },
             port: { type: ['integer', 'string'], description: 'SSH port.', examples: [22] },
-            user: { type: 'string', description: 'SSH user.' },
-            '#privateKey': { type: 'string', description: 'Unencrypted private key (PEM/OpenSSH).' },
+            user: { type: 'string', description: 'SSH user.', examples: ['tunnel'] },
+            '#privateKey': {
+              type: 'string',
+              description: 'Unencrypted private key (PEM/OpenSSH).',
+              examples: ['-----BEGIN OPENSSH PRIVATE KEY-----\n…'],
+            },
           },
           required: ['host', 'port', 'user', '#privateKey'],
           additionalProperties: false,
+          examples: [{ host: 'bastion.example.com', port: 22, user: 'tunnel', '#privateKey': '-----BEGIN OPENSSH PRIVATE KEY-----\n…' }],
         },
         aws: {
           type: 'object',
@@ -343,14 +392,20 @@ export const configSchema = {
           properties: {
             signature: {
               type: 'object',
+              description: 'Signature V4 settings.',
               properties: {
                 credentials: {
                   type: 'object',
+                  description: 'The AWS credentials and scope; every key must be non-empty.',
                   properties: {
-                    accessKeyId: { type: 'string' },
-                    '#secretKey': { type: 'string' },
-                    serviceName: { type: 'string', examples: ['execute-api'] },
-                    regionName: { type: 'string', examples: ['eu-central-1'] },
+                    accessKeyId: { type: 'string', description: 'Access key id.', examples: ['AKIAIOSFODNN7EXAMPLE'] },
+                    '#secretKey': {
+                      type: 'string',
+                      description: 'Secret access key.',
+                      examples: ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+                    },
+                    serviceName: { type: 'string', description: 'Service of the signature scope.', examples: ['execute-api'] },
+                    regionName: { type: 'string', description: 'Region of the signature scope.', examples: ['eu-central-1'] },
                   },
                   additionalProperties: false,
                 },
@@ -360,10 +415,22 @@ export const configSchema = {
           },
           additionalProperties: false,
         },
+        jobs: misplaced('parameters.config.jobs'),
+        outputBucket: misplaced('parameters.config.outputBucket'),
+        incrementalOutput: misplaced('parameters.config.incrementalOutput'),
+        debug: misplaced('parameters.config.debug'),
+        mappings: misplaced('parameters.config.mappings'),
+        baseUrl: misplaced('parameters.api.baseUrl'),
+        pagination: misplaced('parameters.api.pagination'),
+        authentication: misplaced('parameters.api.authentication'),
+        http: misplaced('parameters.api.http (or parameters.config.http for headers)'),
         cache: {
           type: ['boolean', 'object'],
           description: 'Response cache for GET requests (accepted; see README).',
-          properties: { ttl: { type: 'integer', default: 604800 } },
+          properties: {
+            ttl: { type: 'integer', default: 604800, description: 'Seconds a cached response stays fresh.', examples: [3600] },
+          },
+          examples: [true, { ttl: 3600 }],
         },
       },
       additionalProperties: false,
@@ -372,9 +439,18 @@ export const configSchema = {
       type: 'object',
       description: 'OAuth credentials injected by the platform (authorization.oauth_api.credentials: #data, appKey, #appSecret).',
     },
-    action: { type: 'string', default: 'run', description: 'Platform action; "run" extracts.' },
+    action: {
+      type: 'string',
+      default: 'run',
+      description:
+        'Platform action: "run" extracts; test_request, infer_mapping, load_from_curl and perform_function are the UI builder\'s sync actions (README "Sync actions"; any other value: exit 2).',
+    },
     image_parameters: { type: 'object', description: 'Component-wide settings injected by the platform (allowed_hosts).' },
     storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.' },
+    $schema: { type: 'string', description: 'The editor schema this file follows (schema/config.schema.json); ignored by the extractor.' },
+    sshProxy: misplaced('parameters.sshProxy'),
+    api: misplaced('parameters.api'),
+    config: misplaced('parameters.config'),
   },
   additionalProperties: true,
 } as const satisfies SchemaNode;

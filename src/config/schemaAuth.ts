@@ -3,7 +3,7 @@
  * tests/config/schema.test.ts checks that the variants are exactly the registered types
  * (src/auth/*.ts).
  */
-import { functionValue, headerMap, MAP, type SchemaNode } from './schemaParts.ts';
+import { functionValue, headerMap, MAP, misplaced, type SchemaNode } from './schemaParts.ts';
 
 function variant(type: string, description: string, options: Record<string, SchemaNode> = {}, required: string[] = []): SchemaNode {
   return {
@@ -62,6 +62,7 @@ const loginOptions: Record<string, SchemaNode> = {
       query: queryMap,
     },
     additionalProperties: false,
+    examples: [{ headers: { Authorization: { function: 'concat', args: ['Bearer ', { response: 'access_token' }] } } }],
   },
   expires: {
     type: ['integer', 'string', 'object'],
@@ -81,7 +82,12 @@ export const authentication = {
   description: 'How requests are authenticated. Credentials live in config attributes (e.g. #password) or in the OAuth authorization.',
   'x-discriminator': 'type',
   oneOf: [
-    variant('basic', "HTTP Basic: 'Authorization: Basic …' from the config attributes username/#username and password/#password."),
+    variant('basic', "HTTP Basic: 'Authorization: Basic …' from the config attributes username/#username and password/#password.", {
+      username: misplaced('parameters.config.username'),
+      '#username': misplaced('parameters.config.#username'),
+      password: misplaced('parameters.config.password'),
+      '#password': misplaced('parameters.config.#password'),
+    }),
     variant('query', 'Query parameters added to every request (e.g. an API key).', { query: queryMap }, ['query']),
     variant('url.query', "Deprecated name of 'query'.", { query: queryMap }),
     variant('login', 'A login request whose response supplies headers or query parameters of the API requests.', loginOptions, [

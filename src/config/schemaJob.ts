@@ -1,5 +1,5 @@
 /** The schema of a job (`parameters.config.jobs[]`, and `children[]` at any depth). */
-import { functionValue, headerMap, MAP, phpEmpty, type SchemaNode } from './schemaParts.ts';
+import { functionValue, headerMap, MAP, misplaced, phpEmpty, type SchemaNode } from './schemaParts.ts';
 import { prefetch } from './schemaPagination.ts';
 
 const dataPath: SchemaNode = {
@@ -137,6 +137,9 @@ export const job = {
       ...prefetch,
       description: `Pages fetched ahead for this job (offset and pagenum pagination); wins over api.pagination.prefetch. ${prefetch.description}`,
     },
+    pagination: misplaced('parameters.api.pagination (per job: a "scroller" name with the "multiple" method)'),
+    mappings: misplaced('parameters.config.mappings'),
+    http: misplaced('the job\'s own "headers" (or parameters.config.http.headers for every request)'),
   },
   patternProperties: { '^__': { description: 'UI labels (e.g. __NAME); ignored.' } },
   additionalProperties: false,

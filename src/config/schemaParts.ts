@@ -66,6 +66,14 @@ export function headerMap(description: string, example: Record<string, unknown>)
   };
 }
 
+/**
+ * A key that belongs elsewhere: editors reject it (`not: {}`), the pre-flight checks name the
+ * right place.
+ */
+export function misplaced(target: string): SchemaNode {
+  return { description: `Not read here: it belongs in ${target}.`, not: {}, 'x-misplaced': target };
+}
+
 /** Keys the run-time validator keeps from a node that is not a hard check (structure only). */
 const STRUCTURAL = new Set(['$schema', '$id', 'definitions', 'properties', 'items', 'additionalProperties', 'allOf']);
 

@@ -80,6 +80,13 @@ export class SchemaWalk {
     }
     // The hard checks are the validator's (validate.ts); they have run before this.
     if (node['x-error'] !== undefined || node['x-check'] !== undefined) return;
+    const target = node['x-misplaced'];
+    if (typeof target === 'string') {
+      const key = path.split('.').pop() ?? '';
+      if (!this.attributeNames.has(key))
+        this.findings.push({ path, message: `${path}: not read here, so it is ignored; it belongs in ${target}.` });
+      return;
+    }
     if (!matchesType(node, value)) {
       const types = typeof node.type === 'string' ? [node.type] : (node.type ?? []);
       // A map type admits only the empty list ([] is {} to the reference): not worth naming.
@@ -99,11 +106,11 @@ export class SchemaWalk {
       return;
     }
     if (typeof node['pattern'] === 'string' && typeof value === 'string' && !new RegExp(node['pattern'] as string).test(value)) {
-      this.add(
+      const example = node.examples ? ` (for example ${JSON.stringify(node.examples[0])})` : '';
+      this.findings.push({
         path,
-        `${shown(path, value)} is not allowed here${node.examples ? `; for example ${JSON.stringify(node.examples[0])}` : ''}`,
-        node,
-      );
+        message: `${path}: ${shown(path, value)} is not a value the extractor accepts here${example}. ${node.description ?? ''}`.trimEnd(),
+      });
       return;
     }
     if (typeof node['minimum'] === 'number' && typeof value === 'number' && value < (node['minimum'] as number)) {

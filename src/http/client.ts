@@ -5,10 +5,12 @@
 import { CurlError } from '../errors/CurlError.ts';
 import { UserError } from '../errors/UserError.ts';
 import type { Logger } from '../logging/logger.ts';
-import { HIDDEN, SENSITIVE_HEADERS } from '../logging/redact.ts';
+import { HIDDEN, PROTOCOL_HEADERS, type SecretRegistry, SENSITIVE_HEADERS } from '../logging/redact.ts';
 import { resolveUrl } from './url.ts';
-import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest } from './prepared.ts';
+import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest, type RequestUrl } from './prepared.ts';
 import { retryDelayMs, shouldRetry, type RetryPolicy } from './retry.ts';
+import { checkedRetryWait, sleepAtLeast } from './waits.ts';
+import { withholdCredentials } from './withhold.ts';
 import type { Transport, WireResponse } from './transport.ts';
 import { MAX_CONTEXT_BODY, bodyExcerpt } from './response.ts';
 import { RateLimiter, systemClock, type Clock, type Permit, type RateLimitOptions } from './rateLimit/index.ts';
@@ -48,6 +50,14 @@ export interface ClientOptions {
   rateLimit?: RateLimitOptions;
   /** The rate limiter's time (tests); default: `nowMs` and real timers. */
   clock?: Clock;
+  /**
+   * Whether credentials may be sent to a URL's origin (issue 19 #2). A request outside it is sent
+   * without authentication, signing and credential-bearing headers or query values. Absent:
+   * everywhere.
+   */
+  credentialScope?: (url: RequestUrl) => boolean;
+  /** Origins already warned about withheld credentials, shared by the run's clients: one WARNING each. */
+  withheldFrom?: Set<string>;
 }
 
 /** Per-send options (the job runner's prefetching, see jobs/prefetch.ts). */
@@ -82,10 +92,13 @@ export class HttpClient {
   private readonly nowMs: () => number;
   /** Concurrency, budget and pacing per host. */
   readonly rateLimiter: RateLimiter;
+  /** Origins already warned about withheld credentials: one WARNING line each. */
+  private readonly withheldFrom: Set<string>;
 
   constructor(options: ClientOptions) {
     this.options = options;
-    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.sleep = options.sleep ?? ((ms) => sleepAtLeast(ms));
+    this.withheldFrom = options.withheldFrom ?? new Set();
     this.nowMs = options.nowMs ?? Date.now;
     this.rateLimiter = new RateLimiter(
       options.rateLimit ?? { followHeaders: true },
@@ -142,6 +155,24 @@ export class HttpClient {
     return next;
   }
 
+  /**
+   * Strips credentials from an attempt outside the credential scope; one WARNING per origin, on
+   * the run's own logger (a prefetched send's deferred lines may be dropped with the send).
+   */
+  private withhold(attempt: PreparedRequest, authenticate: boolean, sendLogger: Logger): void {
+    const logger = this.options.logger;
+    const withheld = withholdCredentials(attempt, sendLogger.secrets);
+    if (authenticate && this.options.authenticator) withheld.unshift('authentication');
+    if (this.options.signer) withheld.push('AWS signature');
+    const origin = `${attempt.url.scheme}://${hostHeader(attempt.url)}`;
+    if (withheld.length === 0 || this.withheldFrom.has(origin)) return;
+    this.withheldFrom.add(origin);
+    logger.warning(
+      `Credentials withheld from ${origin} (${withheld.join(', ')}): a redirect or next-page link leads outside the origins they were configured for (base URL, login endpoint, job endpoints, allowed hosts). If the API needs them there, add "${origin}" to parameters.api.credentialOrigins.`,
+      { configPath: 'parameters.api.credentialOrigins' },
+    );
+  }
+
   private async sendWithRetries(
     request: PreparedRequest,
     authenticate: boolean,
@@ -163,10 +194,17 @@ export class HttpClient {
       try {
         options.signal?.throwIfAborted();
         attempt = cloneRequest(request);
-        if (authenticate && this.options.authenticator) await this.options.authenticator.authenticate(attempt, this);
+        const trusted = this.options.credentialScope?.(attempt.url) ?? true;
+        if (!trusted) this.withhold(attempt, authenticate, logger);
+        else if (authenticate && this.options.authenticator) await this.options.authenticator.authenticate(attempt, this);
         this.options.checkUrl?.(displayUrl(attempt.url));
-        if (logger.isDebug()) logger.debug(debugLine(attempt));
-        this.options.signer?.sign(attempt);
+        registerAuthHeaders(attempt, logger.secrets);
+        if (logger.isDebug()) logger.debug(debugLine(attempt, logger.secrets));
+        if (trusted && this.options.signer) {
+          this.options.signer.sign(attempt);
+          const signature = attempt.headers.get('authorization');
+          if (signature !== undefined) logger.secrets.addRecent(signature);
+        }
         try {
           response = await this.options.transport.send({
             method: attempt.method,
@@ -198,7 +236,11 @@ export class HttpClient {
       const headerName = this.options.retry.retryHeader.toLowerCase();
       const raw = response?.headers[headerName];
       const headerValue = raw === undefined ? undefined : Array.isArray(raw) ? raw.join(', ') : raw;
-      const delay = retryDelayMs(retries + 1, headerValue, Math.floor(this.nowMs() / 1000));
+      const delay = checkedRetryWait(retryDelayMs(retries + 1, headerValue, Math.floor(this.nowMs() / 1000)), {
+        request: `${attempt.method} ${displayUrl(attempt.url)}`,
+        retry: retries + 1,
+        ...(headerValue !== undefined ? { header: { name: this.options.retry.retryHeader, value: headerValue } } : {}),
+      });
       const context: Record<string, unknown> = {
         http_code: response ? response.status : null,
         body: response ? contextBody(response.body, logger) : null,
@@ -214,18 +256,32 @@ export class HttpClient {
   }
 }
 
+/** Values of headers set by authentication are secrets of this attempt (issue 19 #1). */
+function registerAuthHeaders(req: PreparedRequest, secrets: SecretRegistry): void {
+  for (const name of req.authHeaders) {
+    const value = req.headers.get(name);
+    if (value !== undefined) secrets.addHeaderValue(value, true);
+  }
+}
+
 /** A response body for a log context: redacted before it is cut, so no secret is half shown. */
 function contextBody(body: Buffer, logger: Logger): string {
   const text = logger.secrets.redact(body.subarray(0, MAX_CONTEXT_BODY * 4).toString('utf8'));
   return text.length > MAX_CONTEXT_BODY || body.length > MAX_CONTEXT_BODY * 4 ? bodyExcerpt(text, body.length) : text;
 }
 
-/** The debug request line (01 §4.4), with credentials hidden (01 §4.5). */
-export function debugLine(req: PreparedRequest): string {
+/**
+ * The debug request line (01 §4.4), with credentials hidden (01 §4.5): sensitive and
+ * authentication headers whole, and any header whose value is a registered secret.
+ */
+export function debugLine(req: PreparedRequest, secrets?: SecretRegistry): string {
   const lines = [`${req.method} ${requestTarget(req.url)} HTTP/1.1`];
   for (const { name, values } of req.headers.entries) {
     const lower = name.toLowerCase();
-    const hidden = SENSITIVE_HEADERS.has(lower) || req.authHeaders.has(lower);
+    const hidden =
+      SENSITIVE_HEADERS.has(lower) ||
+      req.authHeaders.has(lower) ||
+      (!PROTOCOL_HEADERS.has(lower) && (secrets?.hides(values.join(', ')) ?? false));
     lines.push(`${name}: ${hidden ? HIDDEN : values.join(', ')}`);
   }
   return lines.join('\r\n').trimEnd();

@@ -6,8 +6,8 @@
 import { CurlError } from '../errors/CurlError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { pjson } from '../php/jsonEncode.ts';
-import { isEmpty, isMap, PhpArray, type Value } from '../php/value.ts';
-import { HeaderList, headerValues } from './headers.ts';
+import { isEmpty, isMap, member, PhpArray, type Value } from '../php/value.ts';
+import { checkHeader, HeaderList, headerValues } from './headers.ts';
 import { mergeParamsIntoUrl } from '../php/mergeQuery.ts';
 import { httpBuildQuery } from '../php/httpBuildQuery.ts';
 import { resolveUrl } from './url.ts';
@@ -55,10 +55,18 @@ function methodOf(v: Value | undefined): Method {
   throw new UserError('The "method" property must be on of "GET", "POST", "FORM".');
 }
 
-function requestHeaders(v: Value | undefined): HeaderList {
+function requestHeaders(v: Value | undefined, defaults: Value | undefined): HeaderList {
   const list = new HeaderList();
-  if (isMap(v)) for (const [name, value] of v) list.append(name, headerValues(value));
-  else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) list.append(String(i), headerValues(v[i]!));
+  const add = (name: string, value: Value): void => {
+    const values = headerValues(value);
+    // Request headers come from api.http.defaultOptions.headers or the job's own `headers`.
+    const fromDefaults = member(member(defaults, 'headers'), name) !== undefined;
+    // A job's own headers: the job runner adds the job's path (jobs/runner.ts).
+    checkHeader(name, values, fromDefaults ? `parameters.api.http.defaultOptions.headers.${name}` : undefined);
+    list.append(name, values);
+  };
+  if (isMap(v)) for (const [name, value] of v) add(name, value);
+  else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) add(String(i), v[i]!);
   return list;
 }
 
@@ -106,7 +114,7 @@ export function buildRequest(description: PhpArray, settings: RequestSettings): 
     query: resolved.query,
   };
 
-  const own = requestHeaders(headersValue);
+  const own = requestHeaders(headersValue, settings.defaultOptions);
   if (contentType !== undefined) own.remove('content-type');
   const headers = new HeaderList();
   if (body !== undefined) headers.append('Content-Length', [String(body.length)]);

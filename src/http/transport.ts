@@ -24,6 +24,8 @@ export interface WireResponse {
   status: number;
   statusText: string;
   headers: http.IncomingHttpHeaders;
+  /** Header names and values as received (names in their own case), for the sync actions' answers. */
+  rawHeaders?: string[];
   body: Buffer;
 }
 
@@ -216,7 +218,13 @@ export class Transport {
             );
             return;
           }
-          resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body });
+          resolve({
+            status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? '',
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            body,
+          });
         });
       });
       const totalTimer = setTimeout(() => {

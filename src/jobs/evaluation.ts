@@ -1,6 +1,7 @@
 /** Job params and userData evaluated once per job instance (spec 03 §2.1, 02 §12.1). */
 import { UserError } from '../errors/UserError.ts';
 import { evaluateTopLevel, type FunctionContext } from '../functions/index.ts';
+import { arrayMerge } from '../php/arrayMerge.ts';
 import { isEmpty, isMap, JsonObject, PhpArray, type Value } from '../php/value.ts';
 
 /**
@@ -52,8 +53,9 @@ export function evaluateUserData(
   now?: () => number,
   path?: string,
 ): Map<string, Value> {
-  const merged = root ? userDataMap(configUserData, 'userData') : new PhpArray();
-  for (const [k, v] of userDataMap(jobUserData, 'job_parent_id')) merged.set(k, v);
+  // The reference merges the two with `array_merge`, which renumbers integer-like keys from 0
+  // ({"12": …} becomes column `0`; its link hashes include the renumbered key, issue 22).
+  const merged = arrayMerge(root ? userDataMap(configUserData, 'userData') : new PhpArray(), userDataMap(jobUserData, 'job_parent_id'));
   if (merged.size === 0) return new Map();
   let evaluated: Value;
   try {

@@ -53,9 +53,11 @@ const REQUEST_ERROR_MEMBERS: [string, string][] = [
   ['The "params" property', 'params'],
   ['The "headers" property', 'headers'],
   ['The "endpoint" property', 'endpoint'],
+  ['The value of header', 'headers'],
+  ['The header name', 'headers'],
 ];
 
-function withJobPath<T>(path: string, build: () => T): T {
+export function withJobPath<T>(path: string, build: () => T): T {
   try {
     return build();
   } catch (e) {
@@ -180,6 +182,8 @@ export class JobRunner {
     let early = prefetch?.sentAs(request) ? prefetch : undefined;
     let previous: Value | undefined;
     let page = 0;
+    // The current request repeats the one before it (the scroller did not move).
+    let repeated = false;
     let recordCount = 0;
     const { maxPages, maxRecords } = this.ctx.limits ?? {};
     const ahead = this.pagesAhead(run, instance, maxPages);
@@ -216,9 +220,11 @@ export class JobRunner {
       // A test read stops the instance here; the scroller is not consulted (nothing more is sent).
       if ((maxPages !== undefined && page + 1 >= maxPages) || (maxRecords !== undefined && recordCount >= maxRecords)) break;
       const next = scroller.nextRequest(instance, value, records);
-      if (next !== null && sameValue(next, description)) {
-        // Beyond the reference: the same request again would return the same page (which the
-        // reference then drops by the same-response stop) or loop forever on a changing API.
+      const repeats = next !== null && sameValue(next, description);
+      if (repeats && repeated) {
+        // The reference sends a repeated request (a cursor that did not move) and normally stops
+        // on the identical response (§3.1.1), so we send it once too (issue 22). When the answer
+        // differed and the request would go out a third time, the reference never ends: we stop.
         logger.warning(
           `Pagination of job '${shownEndpoint}' stopped: the next page request would be identical to the previous one (${phpString(next.get('endpoint') ?? null)}); stopping to avoid an endless loop.`,
           { configPath: 'parameters.api.pagination' },
@@ -226,6 +232,7 @@ export class JobRunner {
         scroller.reset();
         break;
       }
+      repeated = repeats;
       request = next;
       page++;
     }

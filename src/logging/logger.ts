@@ -30,9 +30,19 @@ function singleLine(text: string): string {
   return text.replace(/\r\n|\r|\n/g, ' ');
 }
 
-export function formatLine(level: string, message: string, context: Record<string, unknown> | undefined, now = new Date()): string {
-  const ctx = context && Object.keys(context).length > 0 ? logJson(context) : '[]';
-  return `[${timestamp(now)}] logger.${level.toUpperCase()}: ${singleLine(message)} ${singleLine(ctx)} []`;
+/**
+ * One log line. `redact` applies to the message and the context only: the line's own frame
+ * (timestamp, `logger.LEVEL:`) is never touched by secret redaction.
+ */
+export function formatLine(
+  level: string,
+  message: string,
+  context: Record<string, unknown> | undefined,
+  now = new Date(),
+  redact: (text: string) => string = (text) => text,
+): string {
+  const ctx = context && Object.keys(context).length > 0 ? redact(logJson(context)) : '[]';
+  return `[${timestamp(now)}] logger.${level.toUpperCase()}: ${singleLine(redact(message))} ${singleLine(ctx)} []`;
 }
 
 export interface LoggerOptions {
@@ -56,7 +66,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     level: options.level ?? 'debug',
     format: winston.format.printf((info) => {
       const context = info['context'] as Record<string, unknown> | undefined;
-      return secrets.redact(formatLine(info.level, String(info.message), context));
+      return formatLine(info.level, String(info.message), context, new Date(), (text) => secrets.redact(text));
     }),
     transports: [transport],
   });

@@ -1,27 +1,132 @@
 /**
  * Secret redaction (spec 01 §4.5): every log line and error message passes through here,
  * because the reference relied on the platform's output filter and we must not.
+ *
+ * The rule (README, "Secrets"): a secret is hidden wherever it stands as a value — a query or
+ * form value (`k=<secret>`), a JSON string (`"k":"<secret>"`), URL userinfo
+ * (`//user:<secret>@`), the credential after an auth scheme word (`Bearer <secret>`), a header
+ * value in a debug request line — in every encoding it can take there. A secret of at least
+ * MIN_FREE_LENGTH characters is also hidden as a free substring anywhere; a shorter one is not,
+ * because it is not unique: a one-character `#password` must not turn `logger` into
+ * `l[hidden]gger`.
  */
-import type { Value } from '../php/value.ts';
+import { PhpFloat, type Value } from '../php/value.ts';
 import { pjsonString } from '../php/jsonEncode.ts';
+import { phpString } from '../php/stringConversion.ts';
 import { rawurlencode, urlencode } from '../php/urlEncoding.ts';
 
 export const HIDDEN = '[hidden]';
 
+/** Secrets this long (in characters) are hidden anywhere, shorter ones only where they stand as a value. */
+export const MIN_FREE_LENGTH = 6;
+
+/** Values computed per request attempt (nonces, signatures) that are remembered at once. */
+const RECENT_LIMIT = 64;
+
 /** Headers whose whole value is hidden in request logs, whatever it is. */
 export const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-storageapi-token', 'cookie']);
 
-export class SecretRegistry {
-  private secrets: string[] = [];
+/**
+ * Headers the HTTP layer computes (or that only describe the message): never taken for a secret
+ * because their value happens to equal a short one (`Content-Length: 1` with a `#pin` of "1").
+ */
+export const PROTOCOL_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'user-agent',
+  'accept',
+  'accept-encoding',
+  'connection',
+]);
 
+const CREDENTIAL_KEY = /token|secret|passw|session|cookie|signature|credential|api[_-]?key|auth|(^|[_-])sid$/i;
+const NOT_CREDENTIAL_KEY = /type|expire|scope|_in$|_at$/i;
+
+/**
+ * A key (a header name, a login parameter, a member of a login response) under which a
+ * credential usually stands: `access_token`, `X-Api-Key`, `Authorization`, `password`, `session`.
+ */
+export function isCredentialKey(key: string): boolean {
+  return CREDENTIAL_KEY.test(key) && !NOT_CREDENTIAL_KEY.test(key);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * The places where a value stands, each as (what comes before, what comes after): a query or
+ * form value, a JSON string (plain or escaped inside another JSON string; not a key), URL
+ * userinfo, and the credential after an auth scheme word.
+ */
+const VALUE_PLACES: [string, string][] = [
+  ['(?<==)', String.raw`(?=$|[&#\s'"\x60,;)\]}<>]|\\")`],
+  [String.raw`(?<=[:,\[]\s*")`, String.raw`(?="(?!\s*:))`],
+  [String.raw`(?<=[:,\[]\s*\\")`, String.raw`(?=\\"(?!\s*:))`],
+  [String.raw`(?<=\/\/)`, String.raw`(?=@|:[^\s\/@]*@)`],
+  [String.raw`(?<=\/\/[^\s\/@:]*:)`, '(?=@)'],
+  [String.raw`(?<=\b(?:Bearer|Basic|Token|token|OAuth|MAC|Digest|Bot)\s)`, String.raw`(?=$|[\s"'\\,;&])`],
+];
+
+export class SecretRegistry {
+  /** Forms of secrets ≥ MIN_FREE_LENGTH characters: hidden anywhere. */
+  private free = new Set<string>();
+  /** Forms of shorter secrets: hidden only where they stand as a value. */
+  private bound = new Set<string>();
+  private readonly known = new Set<string>();
+  /** Per-attempt values, least recently used first; each with its forms. */
+  private readonly recent = new Map<string, string[]>();
+  private compiled: { free: RegExp | undefined; bound: RegExp | undefined } | undefined;
+
+  /** Registers a secret for the rest of the run. */
   add(value: string): void {
-    if (value.length === 0 || this.secrets.includes(value)) return;
-    this.secrets.push(value);
-    for (const derived of derivedForms(value)) {
-      if (derived !== value && derived.length >= 4 && !this.secrets.includes(derived)) this.secrets.push(derived);
+    if (value === '' || this.known.has(value)) return;
+    this.known.add(value);
+    this.recent.delete(value);
+    const target = [...value].length >= MIN_FREE_LENGTH ? this.free : this.bound;
+    for (const form of derivedForms(value)) if (form !== '') target.add(form);
+    this.compiled = undefined;
+  }
+
+  /**
+   * Registers a value computed for one request attempt (a signature, a nonce-bearing header): the
+   * last RECENT_LIMIT such values are hidden, so per-request values do not pile up for a whole run.
+   */
+  addRecent(value: string): void {
+    if (value === '' || this.known.has(value)) return;
+    if (this.recent.has(value)) {
+      const forms = this.recent.get(value)!;
+      this.recent.delete(value);
+      this.recent.set(value, forms);
+      return;
     }
-    // Longest first, so a secret containing another is hidden whole.
-    this.secrets.sort((a, b) => b.length - a.length);
+    this.recent.set(value, derivedForms(value));
+    if (this.recent.size > RECENT_LIMIT) this.recent.delete(this.recent.keys().next().value!);
+    this.compiled = undefined;
+  }
+
+  /**
+   * Registers a credential header value, and the credential after its scheme word
+   * (`Bearer <token>`, `Basic <base64>`), which an API may echo on its own.
+   */
+  addHeaderValue(value: string, recent = false): void {
+    const credential = /^(?:Bearer|Basic|Token|token|OAuth|MAC|Digest|Bot)\s+(\S.*)$/.exec(value)?.[1];
+    for (const v of credential === undefined ? [value] : [value, credential]) {
+      if (recent) this.addRecent(v);
+      else this.add(v);
+    }
+  }
+
+  /** Registers every string (and number) inside a computed value: lists and maps are walked. */
+  addValue(v: Value | undefined, recent = false): void {
+    if (v === undefined || v === null || typeof v === 'boolean') return;
+    if (typeof v === 'string') {
+      if (recent) this.addRecent(v);
+      else this.add(v);
+    } else if (typeof v === 'number' || typeof v === 'bigint' || v instanceof PhpFloat) this.addValue(phpString(v), recent);
+    else if (Array.isArray(v)) for (const x of v) this.addValue(x, recent);
+    else if (v instanceof Map) for (const x of v.values()) this.addValue(x, recent);
   }
 
   /** Collects every non-empty string under a key starting with `#`, anywhere (01 §4.5). */
@@ -56,16 +161,50 @@ export class SecretRegistry {
     }
   }
 
+  private patterns(): { free: RegExp | undefined; bound: RegExp | undefined } {
+    if (this.compiled) return this.compiled;
+    const free = new Set(this.free);
+    const bound = new Set(this.bound);
+    for (const [value, forms] of this.recent) for (const f of forms) ([...value].length >= MIN_FREE_LENGTH ? free : bound).add(f);
+    // Longest first: the regex alternation takes the first alternative that matches, so a
+    // secret containing another is hidden whole.
+    const source = (set: Set<string>): string | undefined =>
+      set.size === 0
+        ? undefined
+        : [...set]
+            .sort((a, b) => b.length - a.length)
+            .map(escapeRegExp)
+            .join('|');
+    const freeSource = source(free);
+    const boundSource = source(bound);
+    this.compiled = {
+      free: freeSource === undefined ? undefined : new RegExp(freeSource, 'g'),
+      bound:
+        boundSource === undefined
+          ? undefined
+          : new RegExp(VALUE_PLACES.map(([before, after]) => `${before}(?:${boundSource})${after}`).join('|'), 'g'),
+    };
+    return this.compiled;
+  }
+
   redact(text: string): string {
+    const { free, bound } = this.patterns();
     let out = text;
-    for (const s of this.secrets) {
-      if (out.includes(s)) out = out.split(s).join(HIDDEN);
-    }
+    if (free) out = out.replace(free, HIDDEN);
+    if (bound) out = out.replace(bound, HIDDEN);
     return out;
   }
 
+  /** True when the whole value is a secret (any form) or redaction would change it. */
+  hides(value: string): boolean {
+    if (value === '') return false;
+    if (this.free.has(value) || this.bound.has(value)) return true;
+    for (const forms of this.recent.values()) if (forms.includes(value)) return true;
+    return this.redact(value) !== value;
+  }
+
   get size(): number {
-    return this.secrets.length;
+    return this.free.size + this.bound.size;
   }
 }
 
@@ -76,7 +215,7 @@ function jsonInner(s: string): string {
 
 /**
  * The forms in which a secret can reach a log line: URL-encoded (form, raw and WHATWG styles),
- * base64, JSON-escaped (plain and PHP style with `\/` and `\uXXXX`), with newlines flattened as the
+ * base64, its UTF-8 bytes read as Latin-1, JSON-escaped (plain and PHP style with `\/` and `\uXXXX`), with newlines flattened as the
  * line format does, and each of these JSON-escaped once more (a response body echoed inside the
  * JSON context of a log line).
  */
@@ -89,6 +228,8 @@ function derivedForms(value: string): string[] {
     jsonInner(value),
     pjsonString(value).slice(1, -1),
   ];
+  // A header travels as UTF-8 bytes; a server reading them as Latin-1 echoes `Ã©` for `é`.
+  if (/[^\x00-\x7f]/.test(value)) once.push(Buffer.from(value, 'utf8').toString('latin1'));
   try {
     once.push(encodeURIComponent(value));
   } catch {

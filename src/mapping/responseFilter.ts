@@ -25,7 +25,8 @@ function filterItem(item: Value, path: string, delimiter: string, compatLevel: n
   } else if (isEmpty(current)) {
     return item;
   }
-  const hasRest = rest !== undefined && !isEmpty(rest);
+  // A rest of "0" is a path (a member named 0), not PHP-empty (issue 22); an empty rest ("a.") is none.
+  const hasRest = rest !== undefined && rest !== '';
   if (isEach) {
     if (!isList(current)) throw new UserError(`Error filtering response. '${key}' is not an array.`);
     for (let i = 0; i < current.length; i++) {

@@ -30,6 +30,9 @@ function checkedFileName(file: string, configPath: string): string {
   });
 }
 
+/** The writer of a table that is not written (empty name): rows are counted nowhere. */
+const DROPPED: TableWriter = { write: () => {}, writeValues: () => {}, writeRendered: () => {} };
+
 export class OutputStaging {
   readonly dir: string;
   readonly spoolDir: string;
@@ -57,14 +60,23 @@ export class OutputStaging {
     return checkedFileName(bucket === null ? table : `${bucket}.${table}`, 'parameters.config');
   }
 
-  /** A sink writing tables of one bucket. */
-  sink(bucket: string | null): TableSink & { opened: Map<string, TableFile> } {
-    const opened = new Map<string, TableFile>();
+  /**
+   * A sink writing tables of one bucket. A table whose name is empty (a child table whose path
+   * sanitises to nothing, 04 §4.7) is not written: the reference cannot create that file and
+   * drops its rows, warning and finishing with exit 0 (issue 22); `onDropped` is told once.
+   */
+  sink(bucket: string | null, onDropped: (header: readonly string[]) => void = () => {}): TableSink & { opened: Map<string, TableWriter> } {
+    const opened = new Map<string, TableWriter>();
     return {
       opened,
       open: (name: string, header: readonly string[]): TableWriter => {
         const existing = opened.get(name);
         if (existing) return existing;
+        if (name === '') {
+          onDropped(header);
+          opened.set(name, DROPPED);
+          return DROPPED;
+        }
         const file = OutputStaging.fileName(bucket, name);
         const table = this.tables.get(file) ?? new TableFile(path.join(this.dir, 'tables', file), header);
         this.tables.set(file, table);

@@ -36,6 +36,16 @@ let src = '';
 let pos = 0;
 let len = 0;
 let configMode = false;
+/** A response object had a member named `[]` (the automatic parser then checks its batches). */
+let bracketKey = false;
+
+/**
+ * Some response decoded so far had an object member named `[]`: the reference's parser confuses
+ * it with the list-item marker (src/mapping/auto/structure.ts checks batches for it only then).
+ */
+export function decodedBracketKey(): boolean {
+  return bracketKey;
+}
 
 /**
  * Decodes a JSON text.
@@ -167,7 +177,11 @@ function parseObject(depth: number): Value {
     pos++;
     skipWs();
     const value = parseValue(depth);
-    if (!configMode && key.length > 0 && key.charCodeAt(0) === 0) fail('invalid-property-name');
+    if (!configMode && key.length > 0) {
+      const first = key.charCodeAt(0);
+      if (first === 0) fail('invalid-property-name');
+      else if (first === 0x5b && key === '[]') bracketKey = true;
+    }
     // Map#set keeps the position of the first occurrence and stores the last value.
     out.set(key, value);
     skipWs();

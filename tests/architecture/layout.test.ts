@@ -20,6 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['.', 'platform', 'mock-server'], // the commands: extractor, platform client, replay mock server
   ['runtime', 'platform/errors'], // the process: heap tuning, compile cache, worker dispatch
   ['component'], // data folder, run lifecycle, state: the composition root
+  ['actions'], // sync actions of the UI builder (spec 05), dispatched by component/
   ['outputWorker'], // the output phase on a second core, injected into the parser by component/
   ['config'], // the configuration, parsed and validated once
   ['jobs'], // plan of jobs, the page loop, children

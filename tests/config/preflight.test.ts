@@ -141,6 +141,155 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.deepEqual(warnings(read.lines), []);
   });
 
+  it('keys in the wrong place: api keys under config, pagination in a job, sshProxy at the root', async () => {
+    const r = await run({
+      ...config({}, { pagination: { method: 'pagenum' }, jobs: [{ endpoint: 'customers', dataField: 'data.customers', pagination: {} }] }),
+      sshProxy: {},
+    });
+    const w = warnings(r.lines).join('\n');
+    assert.match(w, /parameters\.config\.pagination: not read here, so it is ignored; it belongs in parameters\.api\.pagination\./);
+    assert.match(
+      w,
+      /parameters\.config\.jobs\[0\]\.pagination: not read here, so it is ignored; it belongs in parameters\.api\.pagination/,
+    );
+    assert.match(w, /sshProxy: not read here, so it is ignored; it belongs in parameters\.sshProxy\./);
+    assert.equal(r.code, 0);
+  });
+
+  it('a baseUrl without a trailing "/" that a relative endpoint cuts short', async () => {
+    const r = await run(config({ baseUrl: `${api.url}/v1` }, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }));
+    assert.match(
+      warnings(r.lines).join('\n'),
+      /parameters\.api\.baseUrl: "http:\/\/127\.0\.0\.1:\d+\/v1" does not end with "\/", so a relative endpoint replaces its last segment "v1": "customers" is requested as http:\/\/127\.0\.0\.1:\d+\/customers\. End baseUrl with "\/" to keep "v1"\./,
+    );
+    assert.equal(r.code, 0);
+    assert.equal(readTables(r.dir)['b.customers'], '"id"\n"1"\n"2"\n');
+  });
+
+  it('an endpoint with a leading "/" drops the base path; the query of baseUrl is never sent', async () => {
+    const r = await run(config({ baseUrl: `${api.url}/v1/?key=abc` }, { jobs: [{ endpoint: '/customers', dataField: 'data.customers' }] }));
+    const w = warnings(r.lines).join('\n');
+    assert.match(
+      w,
+      /parameters\.config\.jobs\[0\]\.endpoint: "\/customers" starts with "\/", so it replaces the path "\/v1\/" of baseUrl \(requested as http:\/\/127\.0\.0\.1:\d+\/customers\)/,
+    );
+    assert.match(w, /parameters\.api\.baseUrl: its query \("\?key=abc"\) is never sent/);
+    assert.equal(r.code, 0);
+    assert.equal(api.requests.at(-1)!.target, '/customers');
+  });
+
+  it('{templates} in header and parameter values, a bucket with its stage prefix', async () => {
+    const r = await run(
+      config(
+        { http: { headers: { Authorization: 'Bearer {{#token}}' } } },
+        {
+          outputBucket: 'in.c-crm',
+          '#token': 'secret-token-1',
+          jobs: [
+            {
+              endpoint: 'customers',
+              dataField: 'data.customers',
+              children: [{ endpoint: 'customers/{id}', placeholders: { id: 'id' }, params: { customer: '{id}' } }],
+            },
+          ],
+        },
+      ),
+    );
+    const w = warnings(r.lines).join('\n');
+    assert.match(
+      w,
+      /parameters\.api\.http\.headers\.Authorization: "\{\{#token\}\}" is sent as it is: only job endpoints fill \{placeholders\}/,
+    );
+    assert.match(w, /parameters\.config\.jobs\[0\]\.children\[0\]\.params\.customer: "\{id\}" is sent as it is/);
+    assert.match(
+      w,
+      /parameters\.config\.outputBucket: "in\.c-crm" already has the stage prefix; tables go to in\.c-in\.c-crm\.<table>\. Write the bucket name without it: "crm"\./,
+    );
+  });
+
+  it('keys one level off: jobs under parameters, basic credentials under authentication, maxRetries under retryConfig.http', async () => {
+    const doc = config(
+      { authentication: { type: 'basic', username: 'u' }, retryConfig: { http: { maxRetries: 2, codes: ['503'] } } },
+      { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] },
+    );
+    (doc['parameters'] as Record<string, unknown>)['jobs'] = [];
+    const r = await run(doc);
+    const w = warnings(r.lines).join('\n');
+    assert.match(w, /parameters\.jobs: not read here, so it is ignored; it belongs in parameters\.config\.jobs\./);
+    assert.match(
+      w,
+      /parameters\.api\.authentication\.username: not read here, so it is ignored; it belongs in parameters\.config\.username\./,
+    );
+    assert.match(
+      w,
+      /parameters\.api\.retryConfig\.http\.maxRetries: not read here, so it is ignored; it belongs in parameters\.api\.retryConfig\.maxRetries/,
+    );
+    assert.match(w, /parameters\.api\.retryConfig\.http\.codes\[0\]: should be an integer, not a string \("503"\).*never matches/);
+  });
+
+  it('an attribute name written as text ("#token") and a mapping whose key matches no dataType', async () => {
+    const r = await run(
+      config(
+        { authentication: { type: 'query', query: { api_key: '#apiKey' } }, http: { headers: { Authorization: 'Bearer #apiKey' } } },
+        {
+          '#apiKey': 'k-123456',
+          endpoint: 'customers',
+          jobs: [{ endpoint: 'customers', dataField: 'data.customers' }],
+          mappings: { customer: { id: 'id' } },
+        },
+      ),
+    );
+    const w = warnings(r.lines).join('\n');
+    assert.match(
+      w,
+      /parameters\.api\.authentication\.query\.api_key: sends the text "#apiKey", not the value of the attribute #apiKey\. Write \{"attr": "#apiKey"\}\./,
+    );
+    assert.match(
+      w,
+      /parameters\.api\.http\.headers\.Authorization: sends the text "#apiKey".*Write \{"function": "concat", "args": \["Bearer ", \{"attr": "#apiKey"\}\]\}\./,
+    );
+    assert.match(
+      w,
+      /parameters\.config\.mappings\.customer: no job has the dataType "customer", so this mapping is never used .*\(did you mean "customers"\?\)/,
+    );
+    assert.match(
+      w,
+      /parameters\.config\.endpoint: not read here, so it is ignored; it belongs in a job: parameters\.config\.jobs\[\]\.endpoint\./,
+    );
+    assert.doesNotMatch(w, /k-123456/);
+  });
+
+  it('a recursionFilter the reference rejects only when the child first runs', async () => {
+    const r = await run(
+      config(
+        {},
+        {
+          jobs: [
+            {
+              endpoint: 'customers',
+              dataField: 'data.customers',
+              children: [{ endpoint: 'customers/{id}', placeholders: { id: 'id' }, recursionFilter: 'id' }],
+            },
+          ],
+        },
+      ),
+    );
+    assert.match(
+      warnings(r.lines).join('\n'),
+      /jobs\[0\]\.children\[0\]\.recursionFilter: Error creating a filter from id: Operator couldn't be determined.* The run fails when this child job first runs\./,
+    );
+    assert.equal(r.code, 1);
+  });
+
+  it('a run shows at most 25 findings and says how many more there are', async () => {
+    const jobs = Array.from({ length: 30 }, (_, i) => ({ endpoint: `customers?i=${i}`, dataField: 'data.customers', dataFeild: 'x' }));
+    const r = await run(config({}, { jobs }));
+    const w = warnings(r.lines);
+    assert.equal(w.length, 26);
+    assert.match(w[25]!, /… and 5 more configuration warning\(s\); `ex-generic validate` lists them all\./);
+    assert.equal(r.code, 0);
+  });
+
   it('a configuration without mistakes gets no warning', async () => {
     const r = await run(
       config(
@@ -161,6 +310,36 @@ describe('errors made early', () => {
     assert.match(r.lines.at(-1)!, /logger\.ERROR: incrementalOutput must be a boolean\. \{"path":"parameters.config.incrementalOutput"\}/);
     assert.equal(api.requests.length, before);
     assert.ok(outIsEmpty(r.dir));
+  });
+
+  it("a later iteration's or job's start-up error (auth, pagination, request) comes before the first request, with the reference's message", async () => {
+    const before = api.requests.length;
+    const iterations = await run({
+      parameters: {
+        api: { baseUrl: `${api.url}/`, authentication: { type: 'basic' } },
+        config: { outputBucket: 'b', username: 'u', password: 'p', jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] },
+        iterations: [{}, { password: '' }],
+      },
+    });
+    assert.equal(iterations.code, 1);
+    assert.match(iterations.lines.at(-1)!, /ERROR: Missing the required '#password' attribute in config\./);
+    const jobs = await run(
+      config(
+        {},
+        {
+          jobs: [
+            { endpoint: 'customers', dataField: 'data.customers' },
+            { endpoint: 'customers', method: 'PUT' },
+          ],
+        },
+      ),
+    );
+    assert.equal(jobs.code, 1);
+    assert.match(
+      jobs.lines.at(-1)!,
+      /ERROR: The "method" property must be on of "GET", "POST", "FORM"\. \{"configPath":"parameters\.config\.jobs\[1\]\.method"\}/,
+    );
+    assert.equal(api.requests.length, before);
   });
 
   it('a trailing comma in config.json: line and column', async () => {

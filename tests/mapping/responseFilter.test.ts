@@ -46,3 +46,10 @@ test('empty filter: unchanged', () => {
   assert.equal(f('[{"a":1}]', '', 3), '[{"a":1}]');
   assert.equal(f('[{"a":1}]', null, 3), '[{"a":1}]');
 });
+
+test('a rest segment "0" is a path, not "no rest": through a list it changes nothing (issue 22)', () => {
+  // The reference: `""` in the cell (an empty list), not the JSON text "[]".
+  assert.equal(f('[{"e":[]},{"e":[1]}]', 'e/0', 3, '/'), '[{"e":[]},{"e":[1]}]');
+  assert.equal(f('[{"e":{"0":{"x":1}}}]', 'e.0', 3), '[{"e":{"0":"{\\"x\\":1}"}}]');
+  assert.equal(f('[{"e":{"0":true}}]', 'e.0', 2), '[{"e":{"0":"1"}}]');
+});

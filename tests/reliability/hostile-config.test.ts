@@ -265,12 +265,7 @@ const CASES: Case[] = [
     message: "User script error: Error evaluating user function - attr '#missing' not found!",
     path: 'parameters.api.http.headers.X-Key',
   },
-  {
-    name: 'action other than run',
-    config: { action: 'test_request', ...P({ jobs: J }) },
-    message: 'Action \'test_request\' is not supported: this component only runs extractions (action "run").',
-    path: 'action',
-  },
+  // Actions other than run are sync actions now (spec 05): tests/actions/.
   // Authentication (02 §2–§10).
   {
     name: 'unknown auth type',

@@ -96,7 +96,8 @@ export class RateLimiter {
    * the delay already waited out is not waited again, whatever the sleep really did.
    */
   async sleep(ms: number, sleep: (ms: number) => Promise<void>): Promise<void> {
-    const from = this.clock.now();
+    // From the time already vouched for: consecutive sleeps add up even when the clock stands still.
+    const from = Math.max(this.clock.now(), this.slept.until);
     await sleep(ms);
     this.slept.until = Math.max(this.slept.until, from + ms);
   }

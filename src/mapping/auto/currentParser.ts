@@ -221,16 +221,28 @@ export class CurrentOutput {
       byKeys = new Map();
       this.plans.set(row, byKeys);
     }
-    const cached = byKeys.get(sig);
-    if (cached !== undefined && cached.version === currentStructureVersion()) return cached;
-    if (keys.length > 0) {
-      // Keys not registered yet (only when a table is reached with other parent columns than
-      // those it was created with — unsupported by the reference: rows wider than the header).
-      this.structure.registerParents(
+    if (keys.length > 0 && unregistered(row, keys)) {
+      // The row's header registers its parent keys (04 §4.5) on a copy of them: a key not
+      // registered as a parent column yet (a table reached after its creation under other keys,
+      // or whose file another path created first) is registered again for every row, and one
+      // that clashes with a property gets a new `_uN` alias each time — rows grow wider than the
+      // header, as the reference's do (issue 22). Such a plan is not cached.
+      const entries: [string, Value][] = keys.map((k) => [k, null]);
+      this.structure.registerParents(row, entries);
+      return this.makePlan(
         row,
-        keys.map((k) => [k, null]),
+        clean,
+        entries.map((e) => e[0]),
       );
     }
+    const cached = byKeys.get(sig);
+    if (cached !== undefined && cached.version === currentStructureVersion()) return cached;
+    const plan = this.makePlan(row, clean, keys);
+    byKeys.set(sig, plan);
+    return plan;
+  }
+
+  private makePlan(row: SNode, clean: string, keys: readonly string[]): Plan {
     const header = this.headers(row);
     const slots = new Map<string, number>();
     const names: string[] = [];
@@ -260,9 +272,7 @@ export class CurrentOutput {
     }
     const blank: Value[] = [];
     for (let i = 0; i < names.length; i++) blank.push(null);
-    const plan: Plan = { version: currentStructureVersion(), header, slots, names, blank, cols };
-    byKeys.set(sig, plan);
-    return plan;
+    return { version: currentStructureVersion(), header, slots, names, blank, cols };
   }
 
   /** `emitRow(r, P, parentKeys, outer)`: returns the cell values in header order. */
@@ -309,6 +319,14 @@ export class CurrentOutput {
 
 const NO_KEYS: readonly string[] = [];
 
+/** Some of `keys` is not a parent column of `row` yet (§4.5). */
+function unregistered(row: SNode, keys: readonly string[]): boolean {
+  for (let i = 0; i < keys.length; i++) {
+    if (row.props.get(keys[i]!)?.type !== 'parent') return true;
+  }
+  return false;
+}
+
 /** Records decoded one at a time (src/spool/spool.ts `streams()`): `count` calls of `next()`. */
 export interface RecordStream {
   readonly count: number;
@@ -336,8 +354,12 @@ function slotOf(plan: Plan, col: Column, row: SNode | undefined, fallback: boole
   const name = col.node ? (col.node.headerNames ?? '') : fallback ? (row?.headerNames ?? '') : '';
   if (name === col.name && col.slot >= 0) return col.slot;
   const slot = plan.slots.get(name);
-  if (slot === undefined) throw assignError(value, name);
-  return slot;
+  if (slot !== undefined) return slot;
+  // Renamed during this row (an empty or "0" name renamed `_u0` when a child table registered its
+  // parent column, 04 §4.4 quirk): the reference fails here (exit 2); the cell stays where the
+  // row's header put it (issue 22).
+  if (col.slot >= 0) return col.slot;
+  throw assignError(value, name);
 }
 
 function emptyPlan(keys: readonly string[]): Plan {
@@ -351,12 +373,30 @@ function emptyPlan(keys: readonly string[]): Plan {
   };
 }
 
-/** Analysis of one batch with the error prefix of §4.3. */
+/**
+ * What to do about a type error (the reference's message comes first, unchanged; issue 22): the
+ * path is in the message; a member kept as JSON text or a mapping takes any shape.
+ */
+function typeErrorHint(e: StructureError): string {
+  const fix =
+    'keep that member as JSON text with the job\'s "responseFilter", or map this data type with "mappings" ' +
+    '(a column with "forceType": true holds any value as JSON).';
+  if (e.bracketMember) {
+    return (
+      '. A member named "[]" in the data is read as the list-item marker (as the reference does), so its values clash ' +
+      'with the items of the list at that path. "compatLevel": 1 (the legacy parser) reads it as an ordinary member; or ' +
+      fix
+    );
+  }
+  return '. The values at this path have different types in different records: ' + fix;
+}
+
+/** Analysis of one batch with the error prefix of §4.3 (and what to do about it). */
 export function analyzeCurrent(structure: Structure, records: readonly Value[], dataType: string, warn: (msg: string) => void): void {
   try {
     structure.analyzeBatch(records, dataType, warn);
   } catch (e) {
-    if (e instanceof StructureError) throw new UserError(PARSE_ERROR_PREFIX + e.message, { cause: e });
+    if (e instanceof StructureError) throw new UserError(PARSE_ERROR_PREFIX + e.message + typeErrorHint(e), { cause: e });
     throw e;
   }
 }

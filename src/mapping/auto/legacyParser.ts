@@ -107,7 +107,7 @@ export class LegacyStructure {
     try {
       this.analyzeList(records, dataType);
     } catch (e) {
-      if (e instanceof LegacyParseError) throw new UserError(PARSE_ERROR_PREFIX + e.message, { cause: e });
+      if (e instanceof LegacyParseError) throw new UserError(PARSE_ERROR_PREFIX + e.message + LEGACY_TYPE_HINT, { cause: e });
       throw e;
     }
   }
@@ -323,14 +323,22 @@ export class LegacyOutput {
         for (let j = 0; j < childPlan.names.length; j++) {
           set(legacySafe(col.name + '_' + childPlan.names[j]!), nested[j]!);
         }
+      } else if (col.t === 'object') {
+        // A list or scalar where the struct has an object (the analysis skipped this record's
+        // object: its first member was an empty object, §5.2). The reference fails (a type
+        // error, exit 2); its JSON text goes into the first column of the object (issue 22).
+        const first = this.plan(col.sub, []).names[0];
+        if (first === undefined) throw new UserError(unplacedValue(col.sub));
+        set(legacySafe(col.name + '_' + first), pjson(value, 'p17'));
       } else if (col.t.startsWith('arrayOf')) {
         const list = Array.isArray(value) ? value : [value];
         const linkValue = link.get();
         this.emitList(list, col.sub, [['JSON_parentId', linkValue]]);
         set(col.name, linkValue);
       } else if (col.t === 'NULL') {
-        // Reference edge: the whole record as JSON into the raw column name.
-        set(col.c, pjson(r, 'p17'));
+        // Reference edge: the whole record as JSON into the raw column name; where that is not
+        // a header name the reference fails (exit 2), and the sanitised name takes it (issue 22).
+        set(slots.has(col.c) ? col.c : col.name, pjson(r, 'p17'));
       } else if (value !== null && typeof value === 'object' && !(value instanceof PhpFloat)) {
         set(col.name, pjson(value, 'p17'));
       } else {
@@ -340,3 +348,15 @@ export class LegacyOutput {
     return values;
   }
 }
+
+function unplacedValue(type: string): string {
+  return (
+    `Error parsing response JSON: a value at '${type}' is not an object, although the legacy parser ("compatLevel": 1) ` +
+    'knows it as an object without columns. Remove "compatLevel" to use the current parser, or map this data type with "mappings".'
+  );
+}
+
+/** What to do about a type error of the legacy parser (its message comes first, unchanged; issue 22). */
+const LEGACY_TYPE_HINT =
+  " The values at this path have different types in different records: keep that member as JSON text with the job's " +
+  '"responseFilter", or map this data type with "mappings" (a column with "forceType": true holds any value as JSON).';

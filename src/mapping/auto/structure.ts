@@ -11,6 +11,7 @@ import { phpString } from '../../php/stringConversion.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { StructureError } from '../../errors/StructureError.ts';
 import { safe } from './names.ts';
+import { decodedBracketKey } from '../../php/jsonDecode.ts';
 
 /** Bumped on every change of any structure: plans cached against it stay valid while it holds. */
 let structureVersion = 0;
@@ -152,6 +153,35 @@ export class Structure {
    * `warn` receives the nested-array warnings.
    */
   analyzeBatch(records: readonly Value[], dataType: string, warn: (msg: string) => void): void {
+    if (this.brackets === undefined && decodedBracketKey() && hasBracketKey(records)) {
+      // From the first member named `[]` on, the reference's structure is followed beside ours.
+      this.brackets = Structure.fromSnapshot(this.snapshot());
+      this.brackets.referenceBrackets = true;
+    }
+    // Its type errors are the reference's (exit 1, with its message); its names are not used.
+    if (this.brackets !== undefined) {
+      try {
+        this.brackets.analyzeTypes(records, dataType);
+      } catch (e) {
+        if (e instanceof StructureError) throw new StructureError(e.message, true);
+        throw e;
+      }
+    }
+    this.analyzeTypes(records, dataType, warn);
+    this.nameAll();
+  }
+
+  /**
+   * The structure as the reference's parser builds it, where a member named `[]` is stored under
+   * the list-item key `[]` (and a list in it counts as a list nested in a list): its analysis
+   * raises the reference's errors for such data (issue 22). Ours stores the member as `_[]`,
+   * an ordinary column; where the reference then fails without a user error (it cannot save
+   * that structure: "Array [] is not an array."), we write the tables (docs/migration.md).
+   */
+  private brackets: Structure | undefined;
+  private referenceBrackets = false;
+
+  private analyzeTypes(records: readonly Value[], dataType: string, warn: (msg: string) => void = () => {}): void {
     this.warn = warn;
     const before = structureVersion;
     const enc = '_' + dataType;
@@ -161,7 +191,6 @@ export class Structure {
     this.setType(this.root, enc, dt, 'array', path);
     // Unchanged structure: every node is named already, nameAll() would do nothing.
     if (structureVersion !== before) this.naming = true;
-    this.nameAll();
   }
 
   private warn: (msg: string) => void = () => {};
@@ -186,7 +215,8 @@ export class Structure {
     } else if (typeof v !== 'object') {
       t = 'scalar';
     } else if (Array.isArray(v)) {
-      if (encoded === '[]') {
+      // A list in a member named `[]` too: the reference's path ends in `[]` there (issue 22).
+      if (encoded === '[]' || encoded === '_[]') {
         this.warn(`Converting nested array '${path.display()}' to JSON string.`);
         t = 'scalar';
       } else {
@@ -198,6 +228,10 @@ export class Structure {
       // keys() + get(): iterating entries allocates a [key, value] pair per property.
       for (const k of v.keys()) {
         const child = v.get(k)!;
+        if (this.referenceBrackets && k === '[]') {
+          this.analyzeValue(child, node, '[]', node.child('[]'), new PathRef(path, '[]'));
+          continue;
+        }
         let c = node.props.get(k);
         if (c === undefined) {
           c = new SNode();
@@ -273,7 +307,8 @@ export class Structure {
   registerParents(row: SNode, pc: [string, Value][]): void {
     const keys = pc.map((e) => e[0]);
     for (let k of keys) {
-      if (k === 'nodeType' || k === 'headerNames' || k === '[]') continue;
+      // Properties are stored as `_<name>`, so `nodeType`, `headerNames` or `type` are ordinary
+      // columns (the reference writes them, issue 22); so is `[]` (the reference fails on it).
       const existing = row.props.get(k);
       if (existing !== undefined && existing.type === 'parent') continue;
       if (existing !== undefined) {
@@ -347,9 +382,25 @@ export class Structure {
     const aliases = struct.get('parent_aliases');
     if (isMap(aliases)) {
       for (const [k, v] of aliases) this.aliases.set(k, phpString(v));
+    } else if (isList(aliases)) {
+      // A map whose keys are 0, 1 … (userData keys renumbered by the reference) is saved as a list.
+      for (const [i, v] of aliases.entries()) this.aliases.set(String(i), phpString(v));
     }
     this.naming = true;
   }
+}
+
+/** Some record has, at any depth, an object member named `[]`. */
+function hasBracketKey(values: readonly Value[]): boolean {
+  for (const v of values) {
+    if (v instanceof Map) {
+      if (v.has('[]')) return true;
+      if (hasBracketKey([...v.values()])) return true;
+    } else if (Array.isArray(v) && hasBracketKey(v)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** A node's entries in order: attribute values as strings, children as their own entries. */

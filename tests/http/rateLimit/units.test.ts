@@ -9,7 +9,7 @@ import { ConfiguredBudget, SlidingWindow } from '../../../src/http/rateLimit/bud
 import { SignalPacer } from '../../../src/http/rateLimit/signalPacer.ts';
 import { HostGate, type Permit } from '../../../src/http/rateLimit/hostGate.ts';
 import type { Clock } from '../../../src/http/rateLimit/clock.ts';
-import { rateLimitOptions } from '../../../src/http/rateLimit/index.ts';
+import { RateLimiter, rateLimitOptions } from '../../../src/http/rateLimit/index.ts';
 import { decodeJson } from '../../../src/php/jsonDecode.ts';
 
 /** A clock that moves only when told to, firing due timers in order. */
@@ -219,4 +219,21 @@ test('host gate: a wait aborted while paced leaves no timer behind; an API canno
   await clock.advance(3600_000 + 1);
   assert.equal(granted, true, 'held for an hour at most');
   (await next).done(undefined);
+});
+
+test('a retry delay counts as time passed, also several in a row on a clock that stands still', { timeout: 10_000 }, async () => {
+  const frozen: Clock = {
+    now: () => 0,
+    timer: (fn, ms) => {
+      const t = setTimeout(fn, ms);
+      return () => clearTimeout(t);
+    },
+  };
+  const limiter = new RateLimiter({ followHeaders: true }, 2, () => {}, frozen);
+  for (let i = 0; i < 3; i++) {
+    // Held for 10 minutes by the Retry-After unless the retry's own delay counts.
+    const permit = await limiter.acquire('h', { order: [0], slot: true });
+    permit.done({ status: 503, headers: { 'retry-after': '600' } });
+    await limiter.sleep(600_000, async () => {});
+  }
 });

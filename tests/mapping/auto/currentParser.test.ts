@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { decodeJson } from '../../../src/php/jsonDecode.ts';
+import { pjson } from '../../../src/php/jsonEncode.ts';
 import { md5Hex, phpSerialize } from '../../../src/php/serialize.ts';
 import { JsonObject, type Value } from '../../../src/php/value.ts';
 import { UserError } from '../../../src/errors/UserError.ts';
@@ -31,7 +32,7 @@ async function run(batches: [string, string, Map<string, Value>?][], compat?: Va
 async function parseError(fn: () => unknown, message: string): Promise<void> {
   await assert.rejects(
     async () => fn(),
-    (e: unknown) => e instanceof UserError && e.message === message,
+    (e: unknown) => e instanceof UserError && e.message.startsWith(message + '. '),
   );
 }
 
@@ -270,4 +271,98 @@ test('link digests spooled with a batch are the ones the output uses, and equal 
   assert.match(faked.get('users')!, /"users_0{32}"/);
   assert.match(faked.get('users_l')!, /"users_0{32}"/);
   assert.notDeepEqual(faked, own);
+});
+
+test('type errors say what to do after the reference message: responseFilter or mappings (issue 22)', async () => {
+  await assert.rejects(
+    async () => run([['[{"c":"green"},{"c":{"a":1}}]', 'users']]),
+    (e: unknown) =>
+      e instanceof UserError &&
+      e.message ===
+        'Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "users.[].c". ' +
+          'The values at this path have different types in different records: keep that member as JSON text with the job\'s "responseFilter", ' +
+          'or map this data type with "mappings" (a column with "forceType": true holds any value as JSON).',
+  );
+});
+
+test('a member named "[]": the reference takes it for the list-item marker; its type errors are raised (issue 22)', async () => {
+  // seed88: the member `[]` of `0` and the items of the list `0` share one node in the reference.
+  const bracket = (message: string) => (e: unknown) =>
+    e instanceof UserError && e.message.startsWith(message + '. A member named "[]"') && e.message.includes('"compatLevel": 1');
+  await assert.rejects(
+    async () => run([['[{"p":[{"0":{"[]":1}}]},{"p":[{"0":[{}]}]}]', 'ep']]),
+    bracket('Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "ep.[].p.[].0.[]"'),
+  );
+  // seed288: an object holding `[]` then becoming a list: its "items" are the member's scalars.
+  await assert.rejects(
+    async () => run([['[{"t":[{"1":{"[]":5}},{"1":[]}]}]', 'ep']]),
+    bracket("Error parsing response JSON: Data array in 'ep.[].t.[].1' contains incompatible types 'scalar' and 'object'"),
+  );
+  // seed82: a list in a member `[]` counts as a list nested in a list (a scalar) for the reference.
+  await assert.rejects(
+    async () => run([['[{"k":[{"[]":[]},{"[]":{}}]}]', 'ep']]),
+    bracket('Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "ep.[].k.[].[]"'),
+  );
+  // Across batches: the first batch with such a member starts the check from the structure so far.
+  const p = parser();
+  p.addBatch(rec('[{"a":{"x":[1]}}]'), 'ep', new Map());
+  await assert.rejects(
+    async () => p.addBatch(rec('[{"a":{"x":{"[]":{"y":1}}}}]'), 'ep', new Map()),
+    bracket('Error parsing response JSON: Unhandled nodeType change from "scalar" to "object" in "ep.[].a.x.[]"'),
+  );
+  p.close();
+});
+
+test('a member named "[]" that the reference cannot save (it exits 2): an ordinary column here (issue 22)', async () => {
+  const { sink, p } = await run([['[{"[]":1,"id":2},{"id":3}]', 'ep']]);
+  assert.equal(renderBytes(sink, 'ep'), '"","id"\n"1","2"\n"","3"\n');
+  // A list in it is a list nested in a list for the reference: JSON text, with its warning.
+  const lists = await run([['[{"[]":[1,{"a":2}],"id":1},{"[]":"x","id":2}]', 'ep']]);
+  assert.equal(renderBytes(lists.sink, 'ep'), '"","id"\n"[1,{""a"":2}]","1"\n"x","2"\n');
+  // The member is stored as `_[]` (an ordinary member), never as the item key of an object node.
+  assert.match(pjson(p.stateEntries().struct, 'shortest'), /"\[\]":\{"_\[\]":\{"nodeType":"scalar","headerNames":""\},"_id"/);
+});
+
+test('userData keys "headerNames", "nodeType", "type" are ordinary parent columns (issue 22)', async () => {
+  const pc = new Map<string, Value>([
+    ['headerNames', true],
+    ['nodeType', 'n'],
+    ['type', 'x'],
+  ]);
+  const { sink } = await run([['[1]', 'u', pc]]);
+  assert.equal(renderBytes(sink, 'u'), '"data","headerNames","nodeType","type"\n"1","1","n","x"\n');
+  // Clashing with a property of the record: renamed `_u0` like any other key.
+  const clash = await run([['[{"headerNames":[1]}]', 'a', new Map<string, Value>([['headerNames', 1.5]])]]);
+  assert.equal(
+    renderBytes(clash.sink, 'a'),
+    `"headerNames","headerNames_u0"\n"${link('a', '{"headerNames":[1],"headerNames_u0":1.5}')}","1.5"\n`,
+  );
+});
+
+test('a list whose table file another path created first registers its parent key per row: each clash a new _uN (issue 22)', async () => {
+  // `e1.[].".".[]` sanitises to `e1` too, so its rows go to the root table's file; that table was
+  // created without parent columns, so every row registers `JSON_parentId` anew against the
+  // record's own `JSON_parentId`: `_u0` for the first row, `_u1` for the second (rows get wider).
+  const { sink } = await run([['[{".":[{},{"JSON_parentId":1,"k":[148]}]}]', 'e1']]);
+  const root = link('e1', '{".":[{},{"JSON_parentId":1,"k":[148]}]}');
+  const second = link('e1..', `{"JSON_parentId":"${root}","k":[148]}`);
+  assert.equal(renderBytes(sink, 'e1'), `""\n"${root}","",""\n"${root}","${second}","",""\n"${root}"\n`);
+  // The child list of the second row links with the alias in force then: `JSON_parentId_u1`.
+  assert.equal(renderBytes(sink, 'e1_k'), `"data","JSON_parentId_u1"\n"148","${second}"\n`);
+});
+
+test('a column renamed during its own row (empty name → _u0 when a child table registers): the cell stays in place (issue 22)', async () => {
+  // The reference fails with "Error assigning '' to a non-existing column '_u0'!" (exit 2).
+  const { sink } = await run([
+    ['[{"1":[],"p":[null,""]}]', 'ep'],
+    ['[{"ěščř":[]}]', 'ep'],
+  ]);
+  const first = link('ep', '{"1":[],"p":[null,""]}');
+  assert.equal(renderBytes(sink, 'ep'), `"1","p",""\n"","${first}",""\n"","",""\n`);
+  assert.equal(renderBytes(sink, 'ep_p'), `"data","JSON_parentId"\n"","${first}"\n"","${first}"\n`);
+});
+
+test('a userData key "[]" is an ordinary parent column (the reference fails on it)', async () => {
+  const { sink } = await run([['[{"a":1}]', 'ep', new Map<string, Value>([['[]', 1.5]])]]);
+  assert.equal(renderBytes(sink, 'ep'), '"a",""\n"1","1.5"\n');
 });

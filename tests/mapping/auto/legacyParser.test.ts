@@ -74,14 +74,18 @@ test('legacy: type errors', async () => {
   assert.throws(
     () => p.addBatch(rec('[{"a":1},{"a":{"b":1}}]'), 'users', new Map()),
     (e: unknown) =>
-      e instanceof UserError && e.message === `Error parsing response JSON: Unhandled type change from "scalar" to "object" in 'users.a'`,
+      e instanceof UserError &&
+      e.message.startsWith(
+        `Error parsing response JSON: Unhandled type change from "scalar" to "object" in 'users.a' The values at this path`,
+      ),
   );
   const q = legacy();
   assert.throws(
     () => q.addBatch(rec('[1,{"a":1}]'), 'users', new Map()),
     (e: unknown) =>
       e instanceof UserError &&
-      e.message === `Error parsing response JSON: Data array in 'users' contains incompatible data types 'scalar' and 'object'!`,
+      e.message.startsWith(`Error parsing response JSON: Data array in 'users' contains incompatible data types 'scalar' and 'object'! `) &&
+      e.message.endsWith('or map this data type with "mappings" (a column with "forceType": true holds any value as JSON).'),
   );
   p.close();
   q.close();
@@ -103,4 +107,19 @@ test('legacy: scalar → list upgrade and arrayOfNULL', async () => {
 
 test('legacy: invalid types in the state fail', async () => {
   assert.throws(() => legacy('{"json_parser.struct":{"users":{"id":"weird"}},"json_parser.structVersion":2}'), UserError);
+});
+
+test("a list or scalar where the struct has an object (analysis skipped it): its JSON text in the object's first column (issue 22)", async () => {
+  // The second and third `o` start with an empty object: the analysis skips them (§5.2), so `o.x`
+  // stays an object; the reference then fails with a type error (exit 2).
+  const sink = await run(legacy(), [['[{"o":{"x":{"y":1,"z":2}}},{"o":{"e":{},"x":[1,"a"]}},{"o":{"e":{},"x":5}}]', 'list']]);
+  assert.equal(sink.render('list'), '"o_x_y","o_x_z"\n"1","2"\n"[1,""a""]",""\n"5",""\n');
+});
+
+test("a NULL-typed member with a value: the record's JSON into the raw name, or the sanitised one where the reference fails", async () => {
+  // `a b` is only ever analysed as NULL (the object is skipped: its first member is empty);
+  // the reference writes the record's JSON into the column named `a b`, which is not a header
+  // name (`a_b` is), and fails; here `a_b` takes it.
+  const sink = await run(legacy(), [['[{"a b":[]},{"a b":{"x":{}}}]', 'list']]);
+  assert.equal(sink.render('list'), '"a_b"\n""\n"{""a b"":{""x"":{}}}"\n');
 });

@@ -114,3 +114,15 @@ test('inherit: a later parser starts from the accumulated structure and aliases'
   first.close();
   second.close();
 });
+
+test('parent aliases of keys 0, 1 … (renumbered userData keys) are saved as a JSON list and load again', async () => {
+  const state = '{"json_parser.struct":{"data":[],"parent_aliases":["0_u0"]},"json_parser.structVersion":3}';
+  const p = createAutoParser({ state: decodeJson(state, 'config'), compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() });
+  p.addBatch(decodeJson('[{"a":1}]', 'response') as Value[], 'u', new Map<string, Value>([['0', 'x']]));
+  const sink = new MemorySink();
+  await p.writeTables(sink);
+  p.close();
+  // The key `0` is aliased to `0_u0` before anything else (04 §4.5).
+  assert.deepEqual(sink.tables.get('u')?.header, ['a', '0_u0']);
+  assert.match(stateText(p.stateEntries()), /"parent_aliases":\["0_u0"\]/);
+});

@@ -1,0 +1,21 @@
+/**
+ * `perform_function` (spec 05 §8): evaluates `parameters.__FUNCTION_CFG` with the helper's
+ * function catalogue (helperFunctions.ts) against the user parameters; answers
+ * `{"result": ⟨value⟩}`.
+ */
+import { dict } from './pythonValues.ts';
+import { evaluateExpression } from './dialect.ts';
+import { keyError } from './envelope.ts';
+import { registerSyncAction } from './registry.ts';
+
+registerSyncAction({
+  name: 'perform_function',
+  description:
+    'Evaluates one user-function expression (the UI builder\'s function preview) and answers {"result": value}. ' +
+    "The catalogue is the helper's: hash_hmac(algo, key, message), ifempty returning null for a non-empty test, Python sprintf, string_to_date.",
+  reads: ['__FUNCTION_CFG'],
+  async run(ctx) {
+    if (!ctx.parameters.has('__FUNCTION_CFG')) throw keyError('__FUNCTION_CFG');
+    return dict([['result', evaluateExpression(ctx.parameters.get('__FUNCTION_CFG')!, ctx.user, ctx.env)]]);
+  },
+});

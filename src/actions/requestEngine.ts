@@ -1,0 +1,205 @@
+/**
+ * The request engine of `test_request` and `infer_mapping` (spec 05 §4): the `__SELECTED_JOB`
+ * chain run depth-first, one request per job instance (first page only, at most 20 parents
+ * expanded per level), with the helper's headers, query, body and URL rules. Requests go through
+ * the extractor's HTTP client (helperHttp.ts).
+ */
+import { CurlError } from '../errors/CurlError.ts';
+import { resolveUrl } from '../http/url.ts';
+import { decodeJson } from '../php/jsonDecode.ts';
+import { PhpArray, type Value } from '../php/value.ts';
+import type { ActionContext } from './context.ts';
+import { fill, objectAt, selectedChain } from './dialect.ts';
+import { HelperError, PY, userError, valueError } from './envelope.ts';
+import { addFirstPageParameters } from './firstPage.ts';
+import { checkAllowedHosts } from './helperAllowedHosts.ts';
+import {
+  formEncode,
+  HelperHttp,
+  LIBRARY_HEADERS,
+  RetriesStopped,
+  setHeader,
+  type HelperRequest,
+  type HelperResponse,
+} from './helperHttp.ts';
+import { dict, pythonJson, pythonStr } from './pythonValues.ts';
+import { placeholderValues, selectRecords } from './records.ts';
+
+/** The reference's MAX_CHILD_CALLS. */
+const MAX_CHILD_CALLS = 20;
+
+export interface ChainResult {
+  chain: Map<string, Value>[];
+  records: Value[];
+  /** The reported response (§4.5 step 7): the last one received. */
+  response: HelperResponse | undefined;
+  /** The HTTP error message when the chain stopped at an error status (§4.7). */
+  httpError: string | undefined;
+}
+
+/** Thrown inside the chain at the first HTTP error status; the chain's results are kept. */
+class ChainStopped extends Error {}
+
+/** Names of the UI's reserved `attr` references (`__…`, `#__…`) anywhere in `parameters`. */
+function reservedNames(v: Value | undefined, out: Set<string>): Set<string> {
+  if (Array.isArray(v)) for (const e of v) reservedNames(e, out);
+  else if (v instanceof Map) {
+    const attr = v.get('attr');
+    if (typeof attr === 'string' && (attr.startsWith('__') || attr.startsWith('#__'))) out.add(attr);
+    for (const e of v.values()) reservedNames(e, out);
+  }
+  return out;
+}
+
+/** §4.2 step 2: authentication entries removed from default headers or query parameters. */
+function withoutAuthEntries(entries: Map<string, Value>, ctx: ActionContext, reserved: Set<string>): Map<string, Value> {
+  const out = new PhpArray();
+  for (const [name, value] of entries) {
+    // Under bearer an object-valued Authorization is the UI's placeholder for the token. (The
+    // reference crashes on object values under other names; we keep them: undetermined, §4.2.)
+    if (ctx.auth.method === 'bearer' && value instanceof Map && name === 'Authorization') continue;
+    if (ctx.auth.method !== 'bearer' && typeof value === 'string' && reserved.has(value)) continue;
+    out.set(name, value);
+  }
+  return out;
+}
+
+function methodOf(job: Map<string, Value>): 'GET' | 'POST' | 'FORM' {
+  const m = job.get('method') ?? 'GET';
+  if (m === 'GET' || m === 'POST' || m === 'FORM') return m;
+  throw valueError(`Unsupported method: ${pythonStr(m)}`);
+}
+
+export function buildRequest(ctx: ActionContext, job: Map<string, Value>, endpoint: string, reserved: Set<string>): HelperRequest {
+  const method = methodOf(job);
+  const http = objectAt(ctx.api, 'http');
+  const headerConfig = withoutAuthEntries(objectAt(http, 'headers'), ctx, reserved);
+  for (const [k, v] of objectAt(job, 'headers')) headerConfig.set(k, v);
+  const headers = fill(headerConfig, ctx.user, ctx.env, true) as Map<string, Value>;
+  const query = withoutAuthEntries(objectAt(objectAt(http, 'defaultOptions'), 'params'), ctx, reserved);
+  const params = job.get('params');
+  if (method === 'GET' && params instanceof Map) for (const [k, v] of params) query.set(k, v);
+  const filledQuery = new PhpArray(fill(query, ctx.user, ctx.env, true) as Map<string, Value>);
+  addFirstPageParameters(filledQuery, ctx.api, job);
+
+  const base = ctx.baseUrl.endsWith('/') ? ctx.baseUrl : `${ctx.baseUrl}/`;
+  const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+  let url = absolute.test(base)
+    ? keepExplicitPort(resolveUrl(base, endpoint).href, absolute.test(endpoint) ? endpoint : base)
+    : base + endpoint;
+  const encoded = formEncode(filledQuery);
+  if (encoded !== '') url += `${url.includes('?') ? '&' : '?'}${encoded}`;
+
+  const request: HelperRequest = {
+    method: method === 'GET' ? 'GET' : 'POST',
+    url,
+    headers: LIBRARY_HEADERS.map(([n, v]) => [n, v]),
+    body: null,
+  };
+  for (const [name, value] of headers) setHeader(request.headers, name, pythonStr(value));
+  if (method !== 'GET') {
+    // POST and FORM bodies are sent as configured, not filled (§3.2).
+    const body = params instanceof Map ? params : new PhpArray();
+    request.body = method === 'POST' ? pythonJson(params instanceof Map ? params : dict()) : formEncode(body);
+    setHeader(request.headers, 'Content-Length', String(Buffer.byteLength(request.body, 'utf8')));
+    if (!request.headers.some(([n]) => n.toLowerCase() === 'content-type')) {
+      request.headers.push(['Content-Type', method === 'POST' ? 'application/json' : 'application/x-www-form-urlencoded']);
+    }
+  }
+  ctx.auth.apply(request);
+  return request;
+}
+
+/**
+ * `http://host:80/…` keeps its `:80` in the URL `requests` reports (the resolver drops a
+ * default port; the Host header has none either way).
+ */
+function keepExplicitPort(href: string, source: string): string {
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#:]+):(\d+)/.exec(source);
+  if (!m || /^[^:]+:\/\/[^/?#]*:\d+/.test(href) || !href.toLowerCase().startsWith(m[1]!.toLowerCase())) return href;
+  return `${href.slice(0, m[1]!.length)}:${m[2]}${href.slice(m[1]!.length)}`;
+}
+
+function retryCodes(ctx: ActionContext): Value[] {
+  const codes = objectAt(ctx.api, 'http').get('codes');
+  return Array.isArray(codes) ? codes : [500, 502, 503, 504, 408, 420, 429];
+}
+
+/** §4.1–§4.5: runs the selected chain. */
+export async function runChain(ctx: ActionContext): Promise<ChainResult> {
+  const chain = selectedChain(objectAt(ctx.parameters, 'config').get('jobs'), ctx.parameters.get('__SELECTED_JOB'));
+  const top = Number(pythonStr(ctx.parameters.get('__SELECTED_JOB')).split('_')[0]);
+  checkAllowedHosts(
+    objectAt(ctx.root, 'image_parameters').get('allowed_hosts'),
+    ctx.baseUrl,
+    (ctx.config.get('jobs') as Value[])[top] as Map<string, Value>,
+  );
+  const http = new HelperHttp(ctx);
+  ctx.cleanup.push(() => http.close());
+  await ctx.auth.login(http, ctx.baseUrl);
+  const reserved = reservedNames(ctx.parameters, new Set());
+  const result: ChainResult = { chain, records: [], response: undefined, httpError: undefined };
+  const slots: Value[] = chain.map(() => dict());
+
+  const run = async (position: number, parent: Value | undefined, inherited: Map<string, Value>): Promise<void> => {
+    const job = chain[position]!;
+    if (position > 0 && parent !== undefined && pythonTruthyRecord(parent)) slots[position - 1] = parent;
+    const values = new Map([...inherited, ...placeholderValues(job.get('placeholders'), slots)]);
+    let endpoint = pythonStr(job.get('endpoint') ?? '');
+    for (const [name, value] of values) endpoint = endpoint.split(`{${name}}`).join(pythonStr(value));
+    const request = buildRequest(ctx, job, endpoint, reserved);
+    let response: HelperResponse;
+    try {
+      response = await http.send(request);
+    } catch (error) {
+      if (error instanceof CurlError) {
+        throw userError(`Request "${request.method}: ${endpoint}" failed with the following error: ${error.detail}`);
+      }
+      if (error instanceof RetriesStopped) {
+        throw userError(
+          error.status === null
+            ? `Request "${request.method}: ${endpoint}" failed with the following error: ${error.message} (retries stopped before the time limit)`
+            : `Request "${request.method}: ${endpoint}" failed, too many retries. Status Code: ${error.status}. Response: ${error.body}`,
+        );
+      }
+      throw error;
+    }
+    result.response = response;
+    if (response.status >= 400) {
+      const kind = retryCodes(ctx).includes(response.status) ? 'failed, too many retries' : 'failed with non-retryable error';
+      result.httpError = `Request "${request.method}: ${endpoint}" ${kind}. Status Code: ${response.status}. Response: ${response.text}`;
+      throw new ChainStopped();
+    }
+    let body: Value;
+    try {
+      body = decodeJson(response.text, 'response');
+    } catch {
+      throw new HelperError(
+        PY.jsonDecode,
+        response.text.trim() === '' ? 'Expecting value: line 1 column 1 (char 0)' : 'Expecting value: the response is not JSON',
+      );
+    }
+    const selected = selectRecords(body, job.get('dataField'));
+    if (position === chain.length - 1) {
+      if (Array.isArray(selected)) result.records.push(...selected);
+      else result.records.push(selected);
+      return;
+    }
+    const parents = Array.isArray(selected) ? selected.slice(0, MAX_CHILD_CALLS) : [selected];
+    for (const record of parents) await run(position + 1, record, values);
+  };
+  try {
+    await run(0, undefined, new Map());
+  } catch (error) {
+    if (!(error instanceof ChainStopped)) throw error;
+  }
+  return result;
+}
+
+/** An empty or falsy parent record does not replace the slot (§4.5 step 4). */
+function pythonTruthyRecord(v: Value): boolean {
+  if (v === null || v === false || v === 0 || v === '') return false;
+  if (v instanceof Map) return v.size > 0;
+  if (Array.isArray(v)) return v.length > 0;
+  return true;
+}

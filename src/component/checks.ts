@@ -1,0 +1,122 @@
+/**
+ * The checks of a configuration before any request, shared by a run and by `validate`/`plan`
+ * (dryRun.ts):
+ * - the pre-flight findings (src/config/preflight.ts): a WARNING each, or with strict mode one
+ *   ERROR and exit 1;
+ * - the checks the reference makes only when a configuration or a job starts — API section,
+ *   allowed hosts, authentication, pagination, the first request of each top-level job — made
+ *   for every configuration up front, with the reference's messages. A configuration the
+ *   reference runs passes them all, so only the moment of a failure changes (before the first
+ *   request instead of after earlier configurations' or jobs' requests).
+ */
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
+import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
+import { allowedHostsOf, checkJobUrls } from '../config/allowedHosts.ts';
+import { attributesOf, type Configuration } from '../config/configurations.ts';
+import { jobTree, type JobNode } from '../config/jobTree.ts';
+import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
+import { awsSignerFromParameters, createAuthenticator, randomHexNonce } from '../auth/index.ts';
+import { flattenContext } from '../functions/index.ts';
+import type { Authenticator, Signer } from '../http/client.ts';
+import type { PreparedRequest } from '../http/prepared.ts';
+import { buildRequest, type RequestSettings } from '../http/request.ts';
+import { evaluateParams } from '../jobs/evaluation.ts';
+import { withJobPath } from '../jobs/runner.ts';
+import { createScroller } from '../pagination/index.ts';
+import { member, type Value } from '../php/value.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { RunState } from './state.ts';
+
+/** EX_GENERIC_STRICT=1 (or true/yes) turns pre-flight warnings into an error. */
+export function strictFromEnv(env: NodeJS.ProcessEnv): boolean {
+  return /^(1|true|yes|on)$/i.test(env['EX_GENERIC_STRICT'] ?? '');
+}
+
+export const INCREMENTAL_MESSAGE = 'incrementalOutput must be a boolean.';
+
+/** A run shows this many pre-flight findings (a generated configuration may repeat one mistake in hundreds of jobs). */
+const RUN_FINDINGS_SHOWN = 25;
+
+/**
+ * The pre-flight findings (the reference's group B and platform checks have run when this is
+ * called), then the reference's late crash on a non-boolean incrementalOutput, made early.
+ * Resolves to the number of findings.
+ */
+export function preflightChecks(
+  root: Value,
+  configurations: Configuration[],
+  logger: Logger,
+  strict: boolean,
+  shown = RUN_FINDINGS_SHOWN,
+): number {
+  const findings = preflight(root, configurations);
+  for (const finding of findings.slice(0, shown)) logger.warning(finding.message, { configPath: finding.path });
+  if (findings.length > shown) {
+    logger.warning(`… and ${findings.length - shown} more configuration warning(s); \`ex-generic validate\` lists them all.`);
+  }
+  if (strict && findings.length > 0) {
+    throw new UserError(
+      `The configuration has ${findings.length} problem(s), listed above; strict mode (--strict or EX_GENERIC_STRICT=1) stops before any request. Fix them, or run without strict mode.`,
+      { configPath: findings[0]!.path },
+    );
+  }
+  const crash = certainIncrementalCrash(configurations);
+  if (crash !== undefined) throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: crash } });
+  return findings.length;
+}
+
+/** A configuration set up as a run sets it up, without a client: what `plan` sends nowhere. */
+export interface PreparedConfiguration {
+  configuration: Configuration;
+  api: ApiDescription;
+  authenticator: Authenticator | undefined;
+  signer: Signer | undefined;
+  /** Each top-level job with its first request (none when its scroller has none). */
+  jobs: { node: JobNode; first: PreparedRequest | undefined }[];
+}
+
+export interface PrepareContext {
+  root: Value;
+  parameters: Value | undefined;
+  state: RunState;
+  /** API set-up messages (authentication type, deprecations). */
+  logger: Logger;
+  /** Logger of the authentication and the scrollers. */
+  requestLogger: Logger;
+  nowMs: () => number;
+}
+
+/** Throws the error the reference would raise when this configuration or one of its jobs starts. */
+export function prepareConfiguration(configuration: Configuration, ctx: PrepareContext): PreparedConfiguration {
+  const { config } = configuration;
+  const { root, parameters, nowMs } = ctx;
+  const api = buildApiDescription(parameters, config, ctx.logger);
+  const allowedHosts = allowedHostsOf(member(root, 'image_parameters'));
+  if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(parameters, 'config'), 'jobs'));
+  const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  const authenticator = createAuthenticator({
+    config: api.authentication,
+    legacyQuery: api.api.get('query'),
+    attributes: attributesOf(config),
+    oauthCredentials: member(member(member(root, 'authorization'), 'oauth_api'), 'credentials'),
+    baseUrl: api.baseUrl,
+    logger: ctx.requestLogger,
+    nowMs,
+    nonce: randomHexNonce,
+    clientHeaders: () => clientHeaders,
+  });
+  const signer = awsSignerFromParameters(parameters, nowMs);
+  const functions = { attr: flattenContext(attributesOf(config)), time: flattenContext(ctx.state.timeValues()) };
+  const settings: RequestSettings = { baseUrl: api.baseUrl, clientHeaders, defaultOptions: api.defaultOptions };
+  const jobs: PreparedConfiguration['jobs'] = [];
+  for (const node of jobTree(config.get('jobs'), configuration.pathOf('jobs').replace(/\.jobs$/, ''))) {
+    // Built as the run builds it when the job starts: its scroller, params and first request.
+    const scroller = createScroller(api.pagination, ctx.requestLogger, nowMs);
+    const params = evaluateParams(node.config.get('params'), functions, nowMs, `${node.path}.params`);
+    const description = scroller.firstRequest({ config: node.config, endpoint: node.endpoint, params, path: node.path });
+    const first = description === null ? undefined : withJobPath(node.path, () => buildRequest(description, settings));
+    jobs.push({ node, first });
+  }
+  return { configuration, api, authenticator, signer, jobs };
+}

@@ -1,0 +1,131 @@
+/**
+ * Dispatch and contract (spec 05 §1): which `action` values are sync actions, the output
+ * framing, the envelope with exit 0, exit 2 for an unknown action, the time limit.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runSyncAction } from '../../src/actions/index.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { makeDataDir } from '../helpers/dataDir.ts';
+import { startServer } from '../helpers/httpServer.ts';
+import { lastLine, outIsEmpty, runAction } from './run.ts';
+
+test('an answer is one Python-framed JSON document, no trailing newline, exit 0, stderr empty', async () => {
+  const r = await runAction({
+    action: 'perform_function',
+    parameters: { config: {}, __FUNCTION_CFG: [1.0, 10000000000000000, 1.5e-7, 'ž/é', { a: null }, 123456789012345678901234567890] },
+  });
+  // JSON.stringify writes 1.0 as 1: the float is given in the text instead.
+  assert.equal(r.code, 0);
+  assert.equal(r.stderr, '');
+  assert.equal(r.stdout, '{"result": [1, 10000000000000000, 1.5e-07, "\\u017e/\\u00e9", {"a": null}, 1.2345678901234568e+29]}');
+  assert.ok(outIsEmpty(r.dir));
+});
+
+test('floats keep their Python form and big integers stay exact', async () => {
+  const r = await runAction(
+    '{"action":"perform_function","parameters":{"config":{},"__FUNCTION_CFG":[1.0,1e16,0.1,1234567890123456789,-0.0001]}}',
+  );
+  assert.equal(r.stdout, '{"result": [1.0, 1e+16, 0.1, 1234567890123456789, -0.0001]}');
+});
+
+test('"" is a sync action (test_request); a missing __SELECTED_JOB is an envelope', async () => {
+  const r = await runAction({ action: '', parameters: { config: { jobs: [] }, api: { baseUrl: 'http://127.0.0.1:1/' } } });
+  assert.equal(r.code, 0);
+  assert.equal(r.stderr, '');
+  const answer = r.answer();
+  assert.deepEqual(Object.keys(answer), ['status', 'traceback']);
+  assert.equal(answer.status, 'exception');
+  assert.equal(answer.traceback[0], 'Traceback (most recent call last):\n');
+  assert.equal(lastLine(r), 'ValueError: __SELECTED_JOB is missing!\n');
+});
+
+test('an unknown action exits 2 with an ERROR line and the text on stderr, stdout has no answer', async () => {
+  for (const action of ['testConnection', 'test-request', 'Run']) {
+    const r = await runAction({ action, parameters: { config: {} } });
+    assert.equal(r.code, 2, action);
+    assert.match(r.stdout, /logger\.ERROR: The defined action .* is not implemented!/);
+    assert.ok(r.stdout.includes('test_request'), 'the known actions are listed');
+    assert.equal(r.stderr, `The defined action ${action} is not implemented!\n`);
+    assert.ok(outIsEmpty(r.dir));
+  }
+});
+
+test('errors inside an action are envelopes with exit 0 and never a JavaScript stack', async () => {
+  const r = await runAction({
+    action: 'perform_function',
+    parameters: { config: {}, __FUNCTION_CFG: { function: 'concat', args: ['a', 1] } },
+  });
+  assert.equal(r.code, 0);
+  assert.equal(lastLine(r), 'TypeError: sequence item 1: expected str instance, int found\n');
+  assert.doesNotMatch(r.stdout + r.stderr, /\.ts:\d+|at .*\(/);
+});
+
+test('parameters.config must be an object, and the authentication is built for every action', async () => {
+  const noConfig = await runAction({ action: 'perform_function', parameters: { __FUNCTION_CFG: 'x' } });
+  assert.match(lastLine(noConfig), /^AttributeError: /);
+  const badAuth = await runAction({
+    action: 'perform_function',
+    parameters: { config: { __AUTH_METHOD: 'oauth20' }, __FUNCTION_CFG: 'x' },
+  });
+  assert.equal(lastLine(badAuth), 'ValueError: Unsupported auth method: oauth20\n');
+  const basic = await runAction({
+    action: 'load_from_curl',
+    parameters: { config: {}, api: { authentication: { type: 'basic' } }, __CURL_COMMAND: 'curl http://a.b/c' },
+  });
+  assert.equal(lastLine(basic), 'ValueError: Username or password not found in the BasicAuth configuration\n');
+});
+
+test('a run still running at the time limit is stopped: ERROR "exceeded the timeout", exit 2, no answer', async () => {
+  // A server that never answers keeps test_request waiting.
+  const server = await startServer(() => {});
+  const dir = makeDataDir({
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', config: { jobs: [{ endpoint: 'slow' }] }, api: { baseUrl: `${server.url}/` } },
+  });
+  const lines: string[] = [];
+  const out: string[] = [];
+  const code = await runSyncAction({
+    action: 'test_request',
+    configFile: path.join(dir, 'config.json'),
+    logger: createLogger({ write: (l) => lines.push(l) }),
+    writeStdout: (t) => out.push(t),
+    writeStderr: (t) => out.push(t),
+    timeoutMs: 300,
+  });
+  await server.close();
+  assert.equal(code, 2);
+  assert.deepEqual(out, []);
+  assert.equal(lines.length, 1);
+  assert.match(lines[0]!, /logger\.ERROR: Unexpected error: The sync action "test_request" exceeded the timeout of 0 seconds\./);
+});
+
+test('retries that would outlast the time limit stop early and report the last failure as an envelope', async () => {
+  const server = await startServer((_req, res) => {
+    res.writeHead(503, { 'Content-Type': 'text/plain' });
+    res.end('busy');
+  });
+  const dir = makeDataDir({
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', config: { jobs: [{ endpoint: 'busy' }] }, api: { baseUrl: `${server.url}/` } },
+  });
+  const out: string[] = [];
+  const code = await runSyncAction({
+    action: 'test_request',
+    configFile: path.join(dir, 'config.json'),
+    logger: createLogger({ write: (l) => out.push(l) }),
+    writeStdout: (t) => out.push(t),
+    writeStderr: (t) => out.push(t),
+    // Pauses of 1 s then 2 s: the second would end after the 2.5 s budget.
+    timeoutMs: 3000,
+  });
+  await server.close();
+  assert.equal(code, 0);
+  assert.equal(server.requests.length, 2);
+  const answer = JSON.parse(out.join(''));
+  assert.equal(
+    answer.traceback.at(-1),
+    'keboola.component.exceptions.UserException: Request "GET: busy" failed, too many retries. Status Code: 503. Response: busy\n',
+  );
+});

@@ -1,0 +1,64 @@
+/** perform_function (spec 05 §8): the helper's catalogue and its documented differences. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { lastLine, runAction } from './run.ts';
+
+function fn(expression: unknown, config: Record<string, unknown> = {}) {
+  return runAction({ action: 'perform_function', parameters: { config, __FUNCTION_CFG: expression } });
+}
+
+const call = (name: string, ...args: unknown[]) => ({ function: name, args });
+
+test('fixtures of the helper (§8.3)', async () => {
+  const cases: [unknown, string][] = [
+    [call('md5', 'NotSoSecret'), '{"result": "1228d3ff5089f27721f1e0403ad86e73"}'],
+    [call('sha1', 'NotSoSecret'), '{"result": "64d5d2977cc2573afbd187ff5e71d1529fd7f6d8"}'],
+    [call('base64_encode', 'TeaPot'), '{"result": "VGVhUG90"}'],
+    [
+      call('hash_hmac', 'sha256', '12345abcd5678efgh90ijk', 'TeaPot'),
+      '{"result": "7bd4ec99a609b3a9b1f79bc155037cf70939f6bff50b0012fc49e350586bf554"}',
+    ],
+    [call('implode', ',', ['apples', 'oranges', 'plums']), '{"result": "apples,oranges,plums"}'],
+    [call('concat', 'Hen', 'Or', 'Egg'), '{"result": "HenOrEgg"}'],
+    [call('sprintf', 'Three %s are %.2f %s.', 'apples', 0.5, 'plums'), '{"result": "Three apples are 0.50 plums."}'],
+    [call('ifempty', '', 'Banzai'), '{"result": "Banzai"}'],
+    // The helper's ifempty answers null for a non-empty test (copied, §8.3); "0" is non-empty.
+    [call('ifempty', '0', 'Banzai'), '{"result": null}'],
+    [call('date', 'Y-m-d', 86400 * 365), '{"result": "1971-01-01"}'],
+    [call('strtotime', '-2 days', 1609459200), '{"result": 1609286400}'],
+    [call('string_to_date', '2021-03-04', '%d.%m.%Y'), '{"result": "04.03.2021"}'],
+    ['plain text', '{"result": "plain text"}'],
+    [[{ function: 'md5', args: ['x'] }], '{"result": [{"function": "md5", "args": ["x"]}]}'],
+    [{ a: call('concat', 'x', 'y'), b: 2 }, '{"result": {"a": "xy", "b": 2}}'],
+  ];
+  for (const [expression, expected] of cases) {
+    const r = await fn(expression);
+    assert.equal(r.stdout, expected, JSON.stringify(expression));
+  }
+});
+
+test('time references and user parameters (attr, evaluated in order)', async () => {
+  const before = Math.floor(Date.now() / 1000);
+  const r = await fn(
+    { function: 'concat', args: [{ attr: 'greeting' }, '-', { attr: 'number' }] },
+    { first: 'Hi', greeting: call('concat', { attr: 'first' }, '!'), number: 'n' },
+  );
+  assert.equal(r.stdout, '{"result": "Hi!-n"}');
+  const time = (await fn({ time: 'previousStart' })).answer().result;
+  assert.ok(time >= before && time <= before + 60);
+  const nested = (await fn(call('date', 'Y', call('strtotime', 'now', { time: 'currentStart' })))).answer().result;
+  assert.equal(nested, String(new Date().getUTCFullYear()));
+});
+
+test('errors become envelopes with the helper texts', async () => {
+  const missing = await runAction({ action: 'perform_function', parameters: { config: {} } });
+  assert.equal(lastLine(missing), "KeyError: '__FUNCTION_CFG'\n");
+  assert.match(
+    lastLine(await fn(call('nope'))),
+    /^ValueError: Specified user function \[nope\] is not supported! Supported functions are \['base64_encode', /,
+  );
+  assert.equal(lastLine(await fn({ attr: 'absent' })), "KeyError: 'absent'\n");
+  assert.match(lastLine(await fn(call('md5'))), /^TypeError: md5\(\) takes 1 arguments but 0 were given/);
+  assert.equal(lastLine(await fn(call('strtotime', 'not a date at all'))), "ValueError: invalid literal for int() with base 10: ''\n");
+  assert.equal(lastLine(await fn(call('sprintf', '%s %s', 'one'))), 'TypeError: not enough arguments for format string\n');
+});

@@ -1,0 +1,199 @@
+/** test_request (spec 05 §4–§5) against a real local server. */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
+import { lastLine, outIsEmpty, runAction } from './run.ts';
+
+let api: TestServer;
+before(async () => {
+  api = await startServer((req, res) => {
+    const path = req.target.split('?')[0]!;
+    if (path === '/users')
+      return json(res, 200, {
+        data: [
+          { id: 1, name: 'a' },
+          { id: 2, name: 'b' },
+        ],
+        meta: { total: 2 },
+      });
+    if (path.startsWith('/users/')) return json(res, 200, { orders: [{ order: `${path.split('/')[2]}-x` }] });
+    if (path === '/missing') return json(res, 404, { error: 'nope' });
+    if (path === '/login') return json(res, 200, { access_token: 'tok-from-login' });
+    if (path === '/empty') return json(res, 200, []);
+    if (path === '/text') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      return res.end('hello');
+    }
+    return json(res, 200, { echo: req.target });
+  });
+});
+after(() => api.close());
+
+function request(config: Record<string, unknown>, extra: Record<string, unknown> = {}, selected = '0') {
+  return runAction({ action: 'test_request', parameters: { __SELECTED_JOB: selected, api: { baseUrl: `${api.url}/`, ...extra }, config } });
+}
+
+test('the answer: response, request, records, debug_log in that order; bearer token masked', async () => {
+  const r = await request({ __AUTH_METHOD: 'bearer', '#__BEARER_TOKEN': 'sekret-token', jobs: [{ endpoint: 'users', dataField: 'data' }] });
+  assert.equal(r.code, 0);
+  assert.equal(r.stderr, '');
+  const a = r.answer();
+  assert.deepEqual(Object.keys(a), ['response', 'request', 'records', 'debug_log']);
+  assert.deepEqual(Object.keys(a.response), ['status_code', 'reason', 'data', 'headers']);
+  assert.equal(a.response.status_code, 200);
+  assert.equal(a.response.reason, 'OK');
+  assert.equal(a.response.headers['Content-Type'], 'application/json');
+  assert.deepEqual(a.records, [
+    { id: 1, name: 'a' },
+    { id: 2, name: 'b' },
+  ]);
+  assert.deepEqual(a.request, {
+    url: `${api.url}/users`,
+    method: 'GET',
+    data: null,
+    headers: {
+      'User-Agent': 'python-requests/2.32.3',
+      'Accept-Encoding': 'gzip, deflate',
+      Accept: '*/*',
+      Connection: 'keep-alive',
+      authorization: 'Bearer --HIDDEN--',
+    },
+  });
+  assert.ok(a.debug_log.startsWith('Component initialized\n'));
+  assert.match(a.debug_log, /"GET \/users HTTP\/1\.1" 200/);
+  assert.equal(api.requests.at(-1)!.headers.authorization, 'Bearer sekret-token');
+  assert.ok(!r.stdout.includes('sekret-token'));
+  assert.ok(outIsEmpty(r.dir));
+});
+
+test('a chain with children and placeholders: one child request per parent record, the last response reported', async () => {
+  const before = api.requests.length;
+  const r = await request(
+    {
+      jobs: [
+        {
+          endpoint: 'users',
+          dataField: 'data',
+          children: [{ endpoint: 'users/{user-id}/orders', dataField: 'orders', placeholders: { 'user-id': 'id' } }],
+        },
+      ],
+    },
+    {},
+    '0_0',
+  );
+  const a = r.answer();
+  assert.deepEqual(
+    api.requests.slice(before).map((q) => q.target),
+    ['/users', '/users/1/orders', '/users/2/orders'],
+  );
+  assert.deepEqual(a.records, [{ order: '1-x' }, { order: '2-x' }]);
+  assert.equal(a.request.url, `${api.url}/users/2/orders`);
+});
+
+test('pagination parameters on the first page only; query from defaults, job params and attr (as strings)', async () => {
+  const before = api.requests.length;
+  await request(
+    { jobs: [{ endpoint: 'list', params: { q: { attr: 'n' } } }], n: 5 },
+    { pagination: { method: 'pagenum', firstPageParams: true, limit: 100 } },
+  );
+  await request({ jobs: [{ endpoint: 'list' }] }, { pagination: { method: 'offset', limit: 100 } });
+  await request(
+    { jobs: [{ endpoint: 'list', params: { limit: 50 } }] },
+    { pagination: { method: 'offset', limit: 100, offsetFromJob: true } },
+  );
+  await request({ jobs: [{ endpoint: 'list' }] }, { pagination: { method: 'pagenum', limit: 100 } });
+  assert.deepEqual(
+    api.requests.slice(before).map((q) => q.target),
+    ['/list?q=5&page=1&limit=100', '/list?offset=0&limit=100', '/list?limit=50&offset=0', '/list'],
+  );
+  const missing = await request({ jobs: [{ endpoint: 'list', scroller: 'other' }] }, { pagination: { method: 'offset', limit: 1 } });
+  assert.equal(lastLine(missing), "keboola.component.exceptions.UserException: Paginator 'other' not found in the configuration.\n");
+});
+
+test('POST sends the params as JSON unfilled; FORM as a form body with method POST', async () => {
+  const post = (await request({ jobs: [{ endpoint: 'p', method: 'POST', params: { parameter: 'value', n: { attr: 'x' } } }] })).answer();
+  assert.equal(post.request.method, 'POST');
+  assert.equal(post.request.data, '{"parameter": "value", "n": {"attr": "x"}}');
+  assert.equal(post.request.url, `${api.url}/p`);
+  assert.equal(post.request.headers['Content-Type'], 'application/json');
+  const form = (await request({ jobs: [{ endpoint: 'f', method: 'FORM', params: { parameter: 'value' } }] })).answer();
+  assert.equal(form.request.method, 'POST');
+  assert.equal(form.request.data, 'parameter=value');
+  assert.equal(api.requests.at(-1)!.body, 'parameter=value');
+  assert.equal(api.requests.at(-1)!.headers['content-type'], 'application/x-www-form-urlencoded');
+});
+
+test('an HTTP error status is an answer; a non-JSON success body and bad selections are envelopes', async () => {
+  const notFound = (await request({ jobs: [{ endpoint: 'missing', method: 'POST', params: { a: 1 } }] })).answer();
+  assert.equal(notFound.response.status_code, 404);
+  assert.equal(notFound.response.reason, 'Not Found');
+  assert.deepEqual(notFound.response.data, { error: 'nope' });
+  assert.deepEqual(notFound.records, []);
+  assert.match(lastLine(await request({ jobs: [{ endpoint: 'text' }] })), /^requests\.exceptions\.JSONDecodeError: /);
+  assert.equal(lastLine(await request({ jobs: [{ endpoint: 'users', method: 'get' }] })), 'ValueError: Unsupported method: get\n');
+  assert.equal(lastLine(await request({ jobs: [{ endpoint: 'users' }] }, {}, '3')), 'IndexError: list index out of range\n');
+  assert.equal(
+    lastLine(await request({ jobs: [{ endpoint: 'users' }] }, {}, 'x')),
+    "ValueError: invalid literal for int() with base 10: 'x'\n",
+  );
+  const notFoundPath = (await request({ jobs: [{ endpoint: 'users', dataField: 'nope.deeper' }] })).answer();
+  assert.deepEqual(notFoundPath.records, ['Path nope.deeper not found in the response data']);
+  const auto = (await request({ jobs: [{ endpoint: 'users' }] })).answer();
+  assert.deepEqual(auto.records, [
+    { id: 1, name: 'a' },
+    { id: 2, name: 'b' },
+  ]);
+  const topPlaceholder = await request({ jobs: [{ endpoint: 'users/{id}', placeholders: { id: 'id' } }] });
+  assert.match(
+    lastLine(topPlaceholder),
+    /^placeholders_utils\.UserException: \('No value found for placeholder id in parent result\. \(level: 1\)'/,
+  );
+});
+
+test('secrets masked: # and __ user parameters, basic, api-key header and query, login-derived token', async () => {
+  const basic = await request({ __AUTH_METHOD: 'basic', username: 'name', '#password': 'pass', jobs: [{ endpoint: 'users' }] });
+  assert.equal(basic.answer().request.headers.Authorization, '--HIDDEN--');
+  assert.equal(api.requests.at(-1)!.headers.authorization, 'Basic bmFtZTpwYXNz');
+  const headerKey = await request(
+    { __AUTH_METHOD: 'api-key', '#__AUTH_TOKEN': 'key-token', jobs: [{ endpoint: 'users' }] },
+    { http: { headers: { key: { attr: '#__AUTH_TOKEN' } } } },
+  );
+  assert.equal(headerKey.answer().request.headers.key, '--HIDDEN--');
+  assert.equal(api.requests.at(-1)!.headers.key, 'key-token');
+  const queryKey = await request(
+    { __AUTH_METHOD: 'api-key', '#__AUTH_TOKEN': 'key-token', jobs: [{ endpoint: 'users' }] },
+    { http: { defaultOptions: { params: { key: { attr: '#__AUTH_TOKEN' } } } } },
+  );
+  assert.equal(api.requests.at(-1)!.target, '/users?key=key-token');
+  assert.ok(!queryKey.stdout.includes('key-token'));
+  const login = await request(
+    { jobs: [{ endpoint: 'users' }], '#secret': 'top-secret', echo: { attr: '#secret' } },
+    {
+      authentication: {
+        type: 'login',
+        loginRequest: { endpoint: 'login', method: 'FORM', params: { client: { attr: '#secret' } } },
+        apiRequest: { headers: { Authorization: { function: 'concat', args: ['Bearer ', { response: 'access_token' }] } } },
+      },
+    },
+  );
+  assert.equal(api.requests.at(-2)!.body, 'client=top-secret');
+  assert.equal(api.requests.at(-1)!.headers.authorization, 'Bearer tok-from-login');
+  assert.equal(login.answer().request.headers.Authorization, '--HIDDEN--');
+  assert.ok(!login.stdout.includes('tok-from-login') && !login.stdout.includes('top-secret'));
+});
+
+test('the helper allow-list checks the top-level job URL by path', async () => {
+  const allowed = (entries: unknown[]) =>
+    runAction({
+      action: 'test_request',
+      image_parameters: { allowed_hosts: entries },
+      parameters: { __SELECTED_JOB: '0', api: { baseUrl: `${api.url}/api` }, config: { jobs: [{ endpoint: 'users' }] } },
+    });
+  const ok = await allowed([{ host: '127.0.0.1', port: api.port, path: '/api' }]);
+  assert.equal(ok.answer().response.status_code, 200);
+  const refused = await allowed([{ host: '127.0.0.1', path: '/ap' }]);
+  assert.equal(
+    lastLine(refused),
+    `keboola.component.exceptions.UserException: URL "${api.url}/api/users" is not in the allowed hosts whitelist.\n`,
+  );
+});
