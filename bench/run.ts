@@ -16,7 +16,7 @@
  *                  byte-identical to P3's sequential run. Shown beside it: the same with
  *                  api.http.rateLimit {requestsPerSecond: 100} configured.
  *   P5 prefetch    200 offset pages of 20 records, each answered after 20 ms: wall time without
- *                  prefetch / with prefetch 10; outputs byte-identical.
+ *                  prefetch / with prefetch 20 (and concurrency 20); outputs byte-identical.
  *
  * Options: --quick (smaller P2 and P3, for a smoke run). The last line printed is
  *   bench: p1_ratio=X p2_peak_rss_mb=Y p2_growth=Z p3_speedup=W p4_time_ratio=… p4_429_share=… p5_speedup=…
@@ -121,14 +121,19 @@ function childConfig(base: string, http?: unknown): unknown {
 
 const P5_PAGES = 200;
 const P5_LIMIT = 20;
-const P5_PREFETCH = 10;
+/** Pages ahead, and as many requests on the wire (prefetch N pays only with N requests at once). */
+const P5_PREFETCH = 20;
 
 /** P5: 200 offset pages (the last one short), each answered after 20 ms. */
 function pagesConfig(base: string, prefetch: number): unknown {
   const total = P5_PAGES * P5_LIMIT - 1;
   return {
     parameters: {
-      api: { baseUrl: `${base}/`, pagination: { method: 'offset', limit: P5_LIMIT, ...(prefetch > 0 ? { prefetch } : {}) } },
+      api: {
+        baseUrl: `${base}/`,
+        ...(prefetch > 0 ? { http: { concurrency: prefetch } } : {}),
+        pagination: { method: 'offset', limit: P5_LIMIT, ...(prefetch > 0 ? { prefetch } : {}) },
+      },
       config: { outputBucket: 'bench', jobs: [{ endpoint: 'items', dataField: 'items', params: { total, delay: 20 } }] },
     },
   };
