@@ -289,7 +289,7 @@ try {
         .trimEnd(),
     );
   console.log(
-    `targets: p1_ratio ≤ 1.5, p2_peak_rss_mb ≤ 256, p2_growth ≤ 1.25, p3_speedup ≥ 8, p4_time_ratio ≤ 1.15, p4_429_share ≤ 0.01, p5_speedup ≥ 5; total bench time ${fmt((performance.now() - benchStarted) / 1000, 0)} s${quick ? ' (--quick)' : ''}`,
+    `targets: p1_ratio ≤ 1.5, p2_peak_rss_mb ≤ 128, p2_growth ≤ 1.25, p3_speedup ≥ 8, p4_time_ratio ≤ 1.15, p4_429_share ≤ 0.01, p5_speedup ≥ 5; total bench time ${fmt((performance.now() - benchStarted) / 1000, 0)} s${quick ? ' (--quick)' : ''}`,
   );
   console.log(
     `bench: p1_ratio=${fmt(p1Ratio)} p2_peak_rss_mb=${fmt(p2.peakRssMb, 0)} p2_growth=${fmt(p2Growth)} p3_speedup=${fmt(p3Speedup)} p4_time_ratio=${fmt(p4Ratio)} p4_429_share=${fmt(p4Share, 3)} p5_speedup=${fmt(p5Speedup)}`,

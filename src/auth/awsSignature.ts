@@ -4,16 +4,13 @@
  * the AWS SDK for PHP's `SignatureV4` does it.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { UserError } from '../errors/UserError.ts';
 import { phpBytes } from '../functions/convert.ts';
-import { isEmpty, member, type Value } from '../php/value.ts';
+import type { AwsCredentials } from '../config/authOptions.ts';
 import type { Signer } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
 import { buildQueryRebuild, parseQueryRebuild } from '../php/guzzleQuery.ts';
 import { rawurlencode } from '../php/urlEncoding.ts';
-import { textOf } from './common.ts';
 
-const CREDENTIALS_PATH = 'parameters.aws.signature.credentials';
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 /** Headers the SDK never signs. */
@@ -39,24 +36,6 @@ const UNSIGNED_HEADERS = new Set([
   'user-agent',
   'x-amzn-trace-id',
 ]);
-
-export interface AwsCredentials {
-  accessKeyId: string;
-  secretKey: string;
-  serviceName: string;
-  regionName: string;
-}
-
-/** Reads and checks the four keys (user error `Option "<key>" under "…" cannot be empty.`). */
-export function awsCredentialsFrom(credentials: Value | undefined): AwsCredentials {
-  const get = (key: string): string => {
-    const v = member(credentials, key);
-    if (isEmpty(v))
-      throw new UserError(`Option "${key}" under "${CREDENTIALS_PATH}" cannot be empty.`, { configPath: `${CREDENTIALS_PATH}.${key}` });
-    return textOf(v);
-  };
-  return { accessKeyId: get('accessKeyId'), secretKey: get('#secretKey'), serviceName: get('serviceName'), regionName: get('regionName') };
-}
 
 function byteOrder(a: string, b: string): number {
   return Buffer.compare(phpBytes(a), phpBytes(b));
@@ -147,17 +126,7 @@ export function signRequest(request: PreparedRequest, credentials: AwsCredential
   }
 }
 
-/**
- * The signer of `parameters.aws.signature.credentials` (validated here: every key must be
- * PHP-non-empty). Call it only when the credentials object is PHP-non-empty.
- */
-export function createAwsSigner(credentials: Value, nowMs: () => number): Signer {
-  const keys = awsCredentialsFrom(credentials);
+/** The signer of `parameters.aws.signature.credentials`, parsed by `src/config/authOptions.ts`. */
+export function createAwsSigner(keys: AwsCredentials, nowMs: () => number): Signer {
   return { sign: (request) => signRequest(request, keys, nowMs()) };
-}
-
-/** `parameters.aws.signature.credentials` → signer, or `undefined` when PHP-empty (not configured). */
-export function awsSignerFromParameters(parameters: Value | undefined, nowMs: () => number): Signer | undefined {
-  const credentials = member(member(member(parameters, 'aws'), 'signature'), 'credentials');
-  return isEmpty(credentials) ? undefined : createAwsSigner(credentials!, nowMs);
 }

@@ -120,31 +120,7 @@ export function textOf(v: Value | undefined): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// authorization.oauth_api.credentials
-
-export interface OAuthCredentials {
-  data: Value;
-  appKey: Value;
-  appSecret: Value;
-}
-
-/**
- * The three credential keys, checked in the order `#data`, `appKey`, `#appSecret` (02 §7–§9).
- * `missing(key)` builds the per-method message.
- */
-export function readOAuthCredentials(
-  credentials: Value | undefined,
-  notSupplied: string,
-  missing: (key: string) => string,
-): OAuthCredentials {
-  const path = 'authorization.oauth_api.credentials';
-  if (isEmpty(credentials)) throw new UserError(notSupplied, { configPath: path });
-  const get = (k: string): Value | undefined => (isMap(credentials) ? credentials.get(k) : undefined);
-  for (const key of ['#data', 'appKey', '#appSecret']) {
-    if (isEmpty(get(key))) throw new UserError(missing(key), { configPath: `${path}.${key}` });
-  }
-  return { data: get('#data')!, appKey: get('appKey')!, appSecret: get('#appSecret')! };
-}
+// authorization.oauth_api.credentials (read by src/config/authOptions.ts)
 
 /** The `#data` text: strings as they are, other scalars in PHP string form; containers are internal errors. */
 export function oauthDataText(data: Value): string {

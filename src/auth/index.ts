@@ -1,9 +1,8 @@
 /**
- * Chooses the authenticator of a configuration (spec 02 §2). Importing the method files
+ * Builds the authenticator of a configuration (spec 02 §2) from its parsed options. Importing the method files
  * registers them.
  */
-import { isEmpty, member } from '../php/value.ts';
-import { phpString } from '../php/stringConversion.ts';
+import { isCredentialKey } from '../logging/redact.ts';
 import type { Authenticator } from '../http/client.ts';
 import { getAuthMethod, type AuthSetup } from './registry.ts';
 import './basic.ts';
@@ -14,17 +13,29 @@ import './oauth20.ts';
 import './oauth10.ts';
 
 export { randomHexNonce } from './common.ts';
-export { createAwsSigner, awsSignerFromParameters } from './awsSignature.ts';
+export { createAwsSigner } from './awsSignature.ts';
 export type { AuthSetup } from './registry.ts';
 
+/** The authenticator of parsed options (`src/config/authOptions.ts`); none for no authentication. */
 export function createAuthenticator(setup: AuthSetup): Authenticator | undefined {
-  const type = member(setup.config, 'type');
-  if (isEmpty(type)) {
-    setup.logger.debug('Using no authentication.');
-    return undefined;
+  const { options } = setup;
+  if (options.type === 'none') return undefined;
+  return getAuthMethod(options.type).create(setup, options);
+}
+
+/** Header names that carry credentials: those the redaction treats as credentials, and `*-Key`. */
+const isCredentialHeader = (name: string): boolean => isCredentialKey(name) || /(^|[-_])key$/i.test(name);
+
+/**
+ * "Using no authentication." is what the reference says whenever no type is set, even when an
+ * `Authorization` header in `api.http.headers` authenticates every request; then we say so.
+ */
+export function noAuthenticationLine(sources: ReadonlyMap<string, readonly string[]> | undefined): string {
+  const found: string[] = [];
+  for (const [path, names] of sources ?? []) {
+    const credentials = names.filter(isCredentialHeader);
+    if (credentials.length > 0) found.push(`${credentials.map((n) => `'${n}'`).join(', ')} from ${path}`);
   }
-  const name = typeof type === 'string' ? type : phpString(type ?? null);
-  const spec = getAuthMethod(name);
-  setup.logger.debug(`Using '${name}' authentication.`);
-  return spec.create(setup);
+  if (found.length === 0) return 'Using no authentication.';
+  return `Using no authentication type: credentials are sent in the header${found.length > 1 || found[0]!.includes(',') ? 's' : ''} ${found.join('; ')}.`;
 }

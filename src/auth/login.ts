@@ -6,11 +6,12 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { bytesToPhpString, valueLong } from '../functions/convert.ts';
+import { bytesToPhpString } from '../functions/convert.ts';
 import { evaluate, flattenContext, type FunctionContext } from '../functions/index.ts';
 import { pjson } from '../php/jsonEncode.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, isInt, isMap, JsonObject, member, PhpArray, PhpFloat, truthy, type Value } from '../php/value.ts';
+import { isInt, isMap, JsonObject, member, PhpArray, type Value } from '../php/value.ts';
+import type { AuthOptions, LoginOptions } from '../config/authOptions.ts';
 import type { Authenticator, HttpClient } from '../http/client.ts';
 import { checkHeader, HeaderList, headerValues } from '../http/headers.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
@@ -31,57 +32,6 @@ import {
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 
 const LOGIN_PATH = `${AUTH_PATH}.loginRequest`;
-
-// ---------------------------------------------------------------------------------------------
-// validation (02 §6.2)
-
-/** PHP `filter_var($v, FILTER_VALIDATE_INT) !== false`. */
-export function isFilterValidInt(v: Value | undefined): boolean {
-  if (typeof v === 'number' || typeof v === 'bigint' || v === true) return true;
-  let text: string;
-  if (v instanceof PhpFloat) text = phpString(v);
-  else if (typeof v === 'string') text = v;
-  else return false;
-  const m = /^[ \t\r\n\v\0]*([+-]?)(0|[1-9][0-9]*)[ \t\r\n\v\0]*$/.exec(text);
-  if (!m) return false;
-  const n = BigInt(m[1] + m[2]!);
-  return n >= -(2n ** 63n) && n <= 2n ** 63n - 1n;
-}
-
-/** PHP 7.4 `is_numeric` (leading whitespace allowed, trailing not). */
-export function isPhpNumeric(v: Value | undefined): boolean {
-  if (typeof v === 'number' || typeof v === 'bigint' || v instanceof PhpFloat) return true;
-  return typeof v === 'string' && /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(v);
-}
-
-export interface LoginSettings {
-  auth: Value | undefined;
-  format: 'json' | 'text';
-  loginRequest: Value;
-}
-
-/** The constructor checks of `login` (and first checks of `oauth20.login`), in the reference's order. */
-export function validateLogin(auth: Value | undefined): LoginSettings {
-  const format = member(auth, 'format');
-  if (!isEmpty(format) && format !== 'json' && format !== 'text') {
-    throw new UserError("'format' must be either 'json' or 'text'.", { configPath: `${AUTH_PATH}.format` });
-  }
-  const loginRequest = member(auth, 'loginRequest');
-  if (isEmpty(loginRequest)) {
-    throw new UserError("'loginRequest' is not configured for Login authentication", { configPath: LOGIN_PATH });
-  }
-  if (isEmpty(member(loginRequest, 'endpoint'))) {
-    throw new UserError('Request endpoint must be set for the Login authentication method.', { configPath: `${LOGIN_PATH}.endpoint` });
-  }
-  const expires = member(auth, 'expires');
-  if (!isEmpty(expires) && !isFilterValidInt(expires) && !(isMap(expires) && !isEmpty(member(expires, 'response')))) {
-    throw new UserError(
-      "The 'expires' attribute must be either an integer or an array with 'response' key containing a path in the response",
-      { configPath: `${AUTH_PATH}.expires` },
-    );
-  }
-  return { auth, format: format === 'text' ? 'text' : 'json', loginRequest: loginRequest! };
-}
 
 // ---------------------------------------------------------------------------------------------
 // login response helpers
@@ -151,7 +101,7 @@ function loginResponseObject(decoded: Value): Value {
 // ---------------------------------------------------------------------------------------------
 // the authenticator
 
-export interface LoginOptions {
+export interface LoginBehaviour {
   /** Name used in messages (`login` / `oauth20.login`). */
   type: string;
   /** Contexts of the login request's params/headers besides `attr`. */
@@ -164,8 +114,8 @@ type Expiry = { kind: 'none' } | { kind: 'every' } | { kind: 'at'; at: number };
 
 export class LoginAuthenticator implements Authenticator {
   private readonly setup: AuthSetup;
-  private readonly settings: LoginSettings;
-  private readonly options: LoginOptions;
+  private readonly settings: LoginOptions;
+  private readonly options: LoginBehaviour;
   private readonly attr: Map<string, Value>;
   private loggedIn = false;
   private expiry: Expiry = { kind: 'none' };
@@ -174,7 +124,7 @@ export class LoginAuthenticator implements Authenticator {
   /** The login in progress: concurrent attempts wait for one login instead of starting their own. */
   private pending: Promise<void> | undefined;
 
-  constructor(setup: AuthSetup, settings: LoginSettings, options: LoginOptions) {
+  constructor(setup: AuthSetup, settings: LoginOptions, options: LoginBehaviour) {
     this.setup = setup;
     this.settings = settings;
     this.options = options;
@@ -209,8 +159,8 @@ export class LoginAuthenticator implements Authenticator {
 
   /** `expires: 0` logs in before every attempt: attempts must not overlap (client.ts). */
   exclusive(): boolean {
-    const expires = member(this.settings.auth, 'expires');
-    return isPhpNumeric(expires) && Number(valueLong(expires!)) === 0;
+    const { expires } = this.settings;
+    return expires.kind === 'seconds' && expires.seconds === 0;
   }
 
   /** 02 §6.7: the computed query (indexed-list merge, always rebuilt) and headers. */
@@ -231,8 +181,8 @@ export class LoginAuthenticator implements Authenticator {
   private loginRequest(): PreparedRequest {
     const def = this.settings.loginRequest;
     const ctx: FunctionContext = { attr: this.attr, ...(this.options.loginContexts ?? {}) };
-    const rawParams = member(def, 'params');
-    const rawHeaders = member(def, 'headers');
+    const rawParams = def.params;
+    const rawHeaders = def.headers;
     const params = evaluatePlace(rawParams, ctx, this.setup.nowMs, `${LOGIN_PATH}.params`);
     const headers = evaluatePlace(rawHeaders, ctx, this.setup.nowMs, `${LOGIN_PATH}.headers`);
     for (const [name, value] of headers) {
@@ -253,10 +203,8 @@ export class LoginAuthenticator implements Authenticator {
     for (const [k, v] of headers) if (isMap(member(rawHeaders, k)) || isCredentialKey(k)) secrets.addValue(v);
 
     const description = new PhpArray();
-    const endpoint = member(def, 'endpoint');
-    if (endpoint !== undefined) description.set('endpoint', endpoint);
-    const method = member(def, 'method');
-    if (method !== undefined) description.set('method', method);
+    description.set('endpoint', def.endpoint);
+    if (def.method !== undefined) description.set('method', def.method);
     const paramsValue: Value = Array.isArray(rawParams) ? params.map(([, v]) => v) : new PhpArray(params);
     if (params.length > 0) description.set('params', paramsValue);
     if (headers.length > 0) description.set('headers', new PhpArray(headers));
@@ -308,9 +256,9 @@ export class LoginAuthenticator implements Authenticator {
     const loginResponse = loginResponseObject(decoded);
     registerCredentialLeaves(this.setup.logger, loginResponse);
     const ctx: FunctionContext = { response: flattenContext(loginResponse), attr: this.attr };
-    const apiRequest = member(this.settings.auth, 'apiRequest');
-    const compute = (key: string): [string, Value][] =>
-      evaluatePlace(member(apiRequest, key), ctx, this.setup.nowMs, `${AUTH_PATH}.apiRequest.${key}`).map(([k, v]) => [
+    const { apiRequest } = this.settings;
+    const compute = (key: 'query' | 'headers'): [string, Value][] =>
+      evaluatePlace(apiRequest[key], ctx, this.setup.nowMs, `${AUTH_PATH}.apiRequest.${key}`).map(([k, v]) => [
         k,
         lookupInResponse(v, loginResponse),
       ]);
@@ -320,8 +268,8 @@ export class LoginAuthenticator implements Authenticator {
     // the values sent on and the response leaves they were computed from.
     for (const v of this.query.values()) this.setup.logger.secrets.addValue(v);
     for (const [, v] of this.headers) this.setup.logger.secrets.addValue(v);
-    for (const key of ['query', 'headers']) {
-      for (const path of responseReferences(member(apiRequest, key))) {
+    for (const key of ['query', 'headers'] as const) {
+      for (const path of responseReferences(apiRequest[key])) {
         const found = walkResponse(path, loginResponse);
         if (found !== NOT_FOUND) this.setup.logger.secrets.addValue(found);
       }
@@ -332,16 +280,14 @@ export class LoginAuthenticator implements Authenticator {
 
   /** 02 §6.8. */
   private expiryAfterLogin(loginResponse: Value): Expiry {
-    const expires = member(this.settings.auth, 'expires');
+    const { expires } = this.settings;
     const t = this.now();
-    if (expires === undefined || expires === null) return { kind: 'none' };
-    if (isPhpNumeric(expires)) {
-      const offset = Number(valueLong(expires));
+    if (expires.kind === 'never') return { kind: 'none' };
+    if (expires.kind === 'seconds') {
       // Normative rule for zero (02 §6.3): log in before every API request attempt.
-      return offset === 0 ? { kind: 'every' } : { kind: 'at', at: t + offset };
+      return expires.seconds === 0 ? { kind: 'every' } : { kind: 'at', at: t + expires.seconds };
     }
-    if (!isMap(expires) || isEmpty(member(expires, 'response'))) return { kind: 'none' };
-    const found = walkResponse(phpString(member(expires, 'response')!), loginResponse);
+    const found = walkResponse(expires.path, loginResponse);
     if (found === NOT_FOUND || found === null) return { kind: 'none' };
     let at: number;
     if (isInt(found)) {
@@ -357,7 +303,7 @@ export class LoginAuthenticator implements Authenticator {
       );
       at = isInt(parsed) ? Number(parsed) : 0;
     }
-    if (truthy(member(expires, 'relative'))) at += t;
+    if (expires.relative) at += t;
     if (at < t) {
       throw new UserError(`Login authentication returned expiry time before current time: '${textOf(found)}'`, {
         configPath: `${AUTH_PATH}.expires`,
@@ -367,13 +313,23 @@ export class LoginAuthenticator implements Authenticator {
   }
 }
 
-export function createLoginAuth(setup: AuthSetup): Authenticator {
-  const settings = validateLogin(setup.config);
-  return new LoginAuthenticator(setup, settings, { type: 'login', objectHeaderIsUserError: true });
+export function createLoginAuth(setup: AuthSetup, { login }: Extract<AuthOptions, { type: 'login' }>): Authenticator {
+  return new LoginAuthenticator(setup, login, { type: 'login', objectHeaderIsUserError: true });
 }
 
 registerAuthMethod({
   type: 'login',
   description: 'Login request (loginRequest) whose response feeds apiRequest.headers/apiRequest.query; optional expiry.',
+  example: {
+    authentication: {
+      type: 'login',
+      loginRequest: { endpoint: 'auth/login', method: 'POST', params: { user: { attr: 'username' }, password: { attr: '#password' } } },
+      apiRequest: { headers: { Authorization: { function: 'concat', args: ['Bearer ', { response: 'access_token' }] } } },
+      expires: { response: 'expires_in', relative: true },
+    },
+    config: { username: 'JohnDoe', '#password': 'secret' },
+    sends:
+      '`POST auth/login` with `{"user":"JohnDoe","password":"secret"}` first; then `Authorization: Bearer <access_token of the login response>` on every request, logging in again when `expires_in` seconds have passed.',
+  },
   create: createLoginAuth,
 });

@@ -4,27 +4,16 @@
  * and query parameters. The query string itself is left untouched.
  */
 import { createHmac } from 'node:crypto';
-import { ApplicationError } from '../errors/ApplicationError.ts';
-import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
-import { UserError } from '../errors/UserError.ts';
 import { phpBytes } from '../functions/convert.ts';
-import { decodeJson } from '../php/jsonDecode.ts';
-import { JsonObject, PhpArray, phpType, type Value } from '../php/value.ts';
+import type { AuthOptions, OAuth1Keys } from '../config/authOptions.ts';
 import type { Authenticator } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
 import { parseQueryRebuild, type RebuildValue } from '../php/guzzleQuery.ts';
 import { rawurlencode } from '../php/urlEncoding.ts';
-import { nonceOf, oauthDataText, readOAuthCredentials, seconds, setAuthHeader, textOf } from './common.ts';
+import { nonceOf, seconds, setAuthHeader } from './common.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 
-const DATA_PATH = 'authorization.oauth_api.credentials.#data';
-
-export interface OAuth1Keys {
-  consumerKey: string;
-  consumerSecret: string;
-  token: string;
-  tokenSecret: string;
-}
+export type { OAuth1Keys };
 
 /** Byte-wise comparison of two strings' UTF-8 forms (PHP `strcmp`). */
 function strcmp(a: string, b: string): number {
@@ -85,46 +74,7 @@ export function oauth1Header(request: PreparedRequest, keys: OAuth1Keys, nonce: 
   return `OAuth ${header}`;
 }
 
-/** A credential as text: scalars in PHP string form; containers crash the reference (internal error). */
-function credentialText(v: Value, path: string): string {
-  if (Array.isArray(v) || v instanceof Map)
-    throw new ApplicationError(`The OAuth 1.0 credential '${path}' must be a string.`, { context: { path } });
-  return textOf(v);
-}
-
-export function createOAuth10Auth(setup: AuthSetup): Authenticator {
-  const credentials = readOAuthCredentials(
-    setup.oauthCredentials,
-    'OAuth API credentials not supplied in configuration.',
-    (key) => `Missing '${key}' for OAuth 1.0 authorization.`,
-  );
-  let data: Value;
-  try {
-    data = decodeJson(oauthDataText(credentials.data), 'response');
-  } catch (e) {
-    if (!(e instanceof JsonDecodeError)) throw e;
-    throw new UserError('The OAuth #data is not a valid JSON.', { configPath: DATA_PATH });
-  }
-  if (!(data instanceof JsonObject)) {
-    throw new UserError(
-      `Key 'oauth_api.credentials'.#data must be object, given '${data instanceof PhpArray ? 'array' : phpType(data)}'.`,
-      { configPath: DATA_PATH },
-    );
-  }
-  const token = data.get('oauth_token');
-  if (token === undefined || token === null) {
-    throw new UserError("Missing 'oauth_api.credentials.#data.oauth_token' for OAuth 1.0 authorization.", { configPath: DATA_PATH });
-  }
-  const tokenSecret = data.get('oauth_token_secret');
-  if (tokenSecret === undefined || tokenSecret === null) {
-    throw new UserError("Missing 'oauth_api.credentials.#data.oauth_token_secret' for OAuth 1.0 authorization.", { configPath: DATA_PATH });
-  }
-  const keys: OAuth1Keys = {
-    consumerKey: credentialText(credentials.appKey, 'authorization.oauth_api.credentials.appKey'),
-    consumerSecret: credentialText(credentials.appSecret, 'authorization.oauth_api.credentials.#appSecret'),
-    token: credentialText(token, `${DATA_PATH}.oauth_token`),
-    tokenSecret: credentialText(tokenSecret, `${DATA_PATH}.oauth_token_secret`),
-  };
+export function createOAuth10Auth(setup: AuthSetup, { keys }: Extract<AuthOptions, { type: 'oauth10' }>): Authenticator {
   return {
     authenticate: async (request) => {
       const nonce = nonceOf(setup.nonce, 40, request.url.host + request.url.path);
@@ -141,5 +91,19 @@ export function createOAuth10Auth(setup: AuthSetup): Authenticator {
 registerAuthMethod({
   type: 'oauth10',
   description: 'OAuth 1.0a (HMAC-SHA1, Authorization header) with the tokens of authorization.oauth_api.credentials.',
+  example: {
+    authentication: { type: 'oauth10' },
+    authorization: {
+      oauth_api: {
+        credentials: {
+          '#data': '{"oauth_token":"userToken","oauth_token_secret":"tokenSecret"}',
+          appKey: 'consumerKey',
+          '#appSecret': 'consumerSecret',
+        },
+      },
+    },
+    sends:
+      'An `Authorization: OAuth oauth_consumer_key="consumerKey", oauth_nonce=…, oauth_signature=…` header (HMAC-SHA1) on every request.',
+  },
   create: createOAuth10Auth,
 });

@@ -3,13 +3,9 @@
  * `authorization` context (clientId, nonce, timestamp, data from `#data`), the `query` and the
  * `request` contexts. Covers bearer tokens and MAC signatures.
  */
-import { ApplicationError } from '../errors/ApplicationError.ts';
-import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
-import { UserError } from '../errors/UserError.ts';
 import { flattenContext } from '../functions/index.ts';
-import { decodeJson } from '../php/jsonDecode.ts';
-import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, member, PhpArray, type Value } from '../php/value.ts';
+import { PhpArray } from '../php/value.ts';
+import type { AuthOptions } from '../config/authOptions.ts';
 import type { Authenticator } from '../http/client.ts';
 import { rebuildQuery } from '../php/guzzleQuery.ts';
 import {
@@ -18,40 +14,15 @@ import {
   nonceOf,
   objectHeaderError,
   objectPath,
-  oauthDataText,
   queryContext,
-  readOAuthCredentials,
   requestContext,
   seconds,
   setAuthHeader,
-  textOf,
 } from './common.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 
-export function createOAuth20Auth(setup: AuthSetup): Authenticator {
-  const credentials = readOAuthCredentials(
-    setup.oauthCredentials,
-    'OAuth API credentials not supplied in configuration.',
-    (key) => `Missing '${key}' for OAuth 2.0 authorization.`,
-  );
-  const format = member(setup.config, 'format');
-  if (!isEmpty(format) && format !== 'json' && format !== 'text') {
-    throw new UserError(`Unknown OAuth data format '${phpString(format)}'.`, { configPath: `${AUTH_PATH}.format` });
-  }
-  const text = oauthDataText(credentials.data);
-  let data: Value = text;
-  if (format === 'json') {
-    try {
-      data = decodeJson(text, 'config');
-    } catch (e) {
-      if (!(e instanceof JsonDecodeError)) throw e;
-      throw new ApplicationError(`JSON decode error: ${e.apiReason}`, { context: { path: 'authorization.oauth_api.credentials.#data' } });
-    }
-  }
-  const clientId = textOf(credentials.appKey);
-  const queryDefinition = member(setup.config, 'query');
-  const headersDefinition = member(setup.config, 'headers');
-
+export function createOAuth20Auth(setup: AuthSetup, options: Extract<AuthOptions, { type: 'oauth20' }>): Authenticator {
+  const { clientId, data, query: queryDefinition, headers: headersDefinition } = options;
   return {
     authenticate: async (request) => {
       const authorization = new PhpArray([
@@ -84,5 +55,11 @@ export function createOAuth20Auth(setup: AuthSetup): Authenticator {
 registerAuthMethod({
   type: 'oauth20',
   description: 'OAuth 2.0 with a stored token: headers/query from the authorization (#data, nonce, timestamp), query and request contexts.',
+  example: {
+    authentication: { type: 'oauth20', headers: { Authorization: { function: 'concat', args: ['Bearer ', { authorization: 'data' }] } } },
+    authorization: { oauth_api: { credentials: { '#data': 'SomeToken1234abcd567ef', appKey: 'clientId', '#appSecret': 'clientSecret' } } },
+    sends:
+      '`Authorization: Bearer SomeToken1234abcd567ef` (the token stored by the platform in `authorization.oauth_api.credentials.#data`) on every request.',
+  },
   create: createOAuth20Auth,
 });

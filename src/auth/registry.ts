@@ -8,16 +8,13 @@ import type { Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Authenticator } from '../http/client.ts';
 import type { HeaderList } from '../http/headers.ts';
+import type { AuthOptions, AuthType } from '../config/authOptions.ts';
 
 export interface AuthSetup {
-  /** `api.authentication` (may be absent). */
-  config: Value | undefined;
-  /** Legacy `api.query`, when present. */
-  legacyQuery: Value | undefined;
-  /** Configuration attributes (`parameters.config` after the iteration merge, without jobs). */
+  /** `api.authentication`, parsed and checked by `src/config/authOptions.ts`. */
+  options: AuthOptions;
+  /** Configuration attributes (`parameters.config` after the iteration merge, without jobs): the `attr` context. */
   attributes: Value;
-  /** `authorization.oauth_api.credentials` from the root of config.json. */
-  oauthCredentials: Value | undefined;
   baseUrl: string;
   logger: Logger;
   /** Injectable clock (ms) and nonce source for deterministic tests. */
@@ -34,17 +31,27 @@ export interface AuthSetup {
   clientHeaders?: () => HeaderList;
 }
 
-export interface AuthMethodSpec {
-  type: string;
+export interface AuthMethodSpec<T extends AuthType = AuthType> {
+  type: T;
   description: string;
-  /** Validates the configuration and returns the authenticator (throws UserError on bad config). */
-  create(setup: AuthSetup): Authenticator;
+  /**
+   * A working `api.authentication` (with the `parameters.config` attributes and the root
+   * `authorization` it reads, if any) and what it sends, rendered in docs/authentication.md.
+   */
+  example: {
+    authentication: Record<string, unknown>;
+    config?: Record<string, unknown>;
+    authorization?: Record<string, unknown>;
+    sends: string;
+  };
+  /** The authenticator of options parsed for this type. */
+  create(setup: AuthSetup, options: Extract<AuthOptions, { type: T }>): Authenticator;
 }
 
 const methods = new Map<string, AuthMethodSpec>();
 
-export function registerAuthMethod(spec: AuthMethodSpec): void {
-  methods.set(spec.type, spec);
+export function registerAuthMethod<T extends AuthType>(spec: AuthMethodSpec<T>): void {
+  methods.set(spec.type, spec as unknown as AuthMethodSpec);
 }
 
 export function authMethodTypes(): string[] {

@@ -11,12 +11,13 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
+import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { allowedHostsOf, checkJobUrls } from '../config/allowedHosts.ts';
 import { attributesOf, type Configuration } from '../config/configurations.ts';
-import { jobTree, type JobNode } from '../config/jobTree.ts';
+import type { JobNode } from '../config/jobTree.ts';
 import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
-import { awsSignerFromParameters, createAuthenticator, randomHexNonce } from '../auth/index.ts';
+import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import type { Authenticator, Signer } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
@@ -96,24 +97,23 @@ export function prepareConfiguration(configuration: Configuration, ctx: PrepareC
   if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(parameters, 'config'), 'jobs'));
   const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
   const authenticator = createAuthenticator({
-    config: api.authentication,
-    legacyQuery: api.api.get('query'),
+    options: authenticationOf(api, config, root, ctx.requestLogger),
     attributes: attributesOf(config),
-    oauthCredentials: member(member(member(root, 'authorization'), 'oauth_api'), 'credentials'),
     baseUrl: api.baseUrl,
     logger: ctx.requestLogger,
     nowMs,
     nonce: randomHexNonce,
     clientHeaders: () => clientHeaders,
   });
-  const signer = awsSignerFromParameters(parameters, nowMs);
+  const aws = awsCredentialsOf(parameters);
+  const signer = aws === undefined ? undefined : createAwsSigner(aws, nowMs);
   const functions = { attr: flattenContext(attributesOf(config)), time: flattenContext(ctx.state.timeValues()) };
   const settings: RequestSettings = { baseUrl: api.baseUrl, clientHeaders, defaultOptions: api.defaultOptions };
   const jobs: PreparedConfiguration['jobs'] = [];
-  for (const node of jobTree(config.get('jobs'), configuration.pathOf('jobs').replace(/\.jobs$/, ''))) {
+  for (const node of configuration.jobs) {
     // Built as the run builds it when the job starts: its scroller, params and first request.
     const scroller = createScroller(api.pagination, ctx.requestLogger, nowMs);
-    const params = evaluateParams(node.config.get('params'), functions, nowMs, `${node.path}.params`);
+    const params = evaluateParams(node.params, functions, nowMs, `${node.path}.params`);
     const description = scroller.firstRequest({ config: node.config, endpoint: node.endpoint, params, path: node.path });
     const first = description === null ? undefined : withJobPath(node.path, () => buildRequest(description, settings));
     jobs.push({ node, first });

@@ -16,10 +16,11 @@ import type { JobNode } from '../config/jobTree.ts';
 import { HttpClient, type Authenticator } from '../http/client.ts';
 import { Transport, type WireRequest } from '../http/transport.ts';
 import { getPaginationMethod } from '../pagination/registry.ts';
-import { isEmpty, member } from '../php/value.ts';
+import { member } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { isCredentialKey } from '../logging/redact.ts';
 import { createSshTunnel } from '../ssh/index.ts';
+import { sshProxyOf } from '../config/sshOptions.ts';
 import { preflightChecks, prepareConfiguration, strictFromEnv, type PreparedConfiguration } from './checks.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { checkPlatformSections } from './platformSections.ts';
@@ -211,11 +212,11 @@ export async function dryRun(plan: boolean, options: DryRunOptions = {}): Promis
     const configurations = buildConfigurations(parameters);
     checkPlatformSections(parameters);
     const findings = preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env), Number.POSITIVE_INFINITY);
-    const sshProxy = member(parameters, 'sshProxy');
-    if (sshProxy !== undefined && sshProxy !== null) await createSshTunnel(sshProxy, logger).close();
+    const sshProxy = sshProxyOf(parameters);
+    if (sshProxy !== undefined) await createSshTunnel(sshProxy, logger).close();
     const results: Planned[] = [];
     for (const configuration of configurations) {
-      logger.setLevel(isEmpty(configuration.config.get('debug')) ? 'info' : 'debug');
+      logger.setLevel(configuration.output.debug ? 'debug' : 'info');
       const recorder = requestLineRecorder(logger);
       const prepared = prepareConfiguration(configuration, { root, parameters, state, logger, requestLogger: recorder.logger, nowMs });
       results.push({ configuration, lines: plan ? await planLines(prepared, logger, recorder) : [] });

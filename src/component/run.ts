@@ -5,23 +5,24 @@
 import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
+import { authenticationOf, awsCredentialsOf, headerSourcesOf } from '../config/authOptions.ts';
+import { buildApiDescription, evaluateClientHeaders } from '../config/api.ts';
 import { buildConfigurations, attributesOf, type Configuration } from '../config/configurations.ts';
-import { awsSignerFromParameters, createAuthenticator, randomHexNonce } from '../auth/index.ts';
+import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import { HttpClient } from '../http/client.ts';
 import { Transport } from '../http/transport.ts';
 import { pjson } from '../php/jsonEncode.ts';
-import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, member, PhpArray, truthy, type Value } from '../php/value.ts';
+import { member, PhpArray, type Value } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { formatBytes, RunStats } from '../logging/runStats.ts';
 import { isCredentialKey } from '../logging/redact.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import type { OutputOffloadStarter } from '../mapping/auto/outputOffload.ts';
 import type { OutputWorkerStart } from '../outputWorker/client.ts';
 import { outputWorkerMode, outputWorkerOffload } from '../outputWorker/offload.ts';
 import { JobRunner } from '../jobs/runner.ts';
-import { compatLevelOf } from '../mapping/auto/compatLevel.ts';
+import { bucketOf, type IncrementalOutput } from '../config/outputOptions.ts';
 import { concurrencyOf } from '../jobs/concurrency.ts';
 import { rateLimitOptions } from '../http/rateLimit/index.ts';
 import { OutputStaging } from '../output/staging.ts';
@@ -33,6 +34,7 @@ import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { RunState } from './state.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
+import { sshProxyOf } from '../config/sshOptions.ts';
 import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
 import { runSyncAction } from '../actions/index.ts';
 import { credentialScope } from '../config/credentialOrigins.ts';
@@ -63,21 +65,12 @@ interface BucketResult {
   parser: AutoParser;
   router: MappingRouter;
   sink: ReturnType<OutputStaging['sink']>;
-  incremental: Value | undefined;
+  incremental: IncrementalOutput | undefined;
 }
 
-function bucketOf(config: PhpArray, api: ApiDescription): string | null {
-  const outputBucket = config.get('outputBucket');
-  if (!isEmpty(outputBucket)) return phpString(outputBucket!);
-  const id = config.get('id');
-  if (!isEmpty(id)) return `ex-api-${api.name}-${phpString(id!)}`;
-  return null;
-}
-
-function incrementalFlag(v: Value | undefined): boolean {
-  if (isEmpty(v)) return false;
-  if (v === true) return true;
-  throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: 'parameters.config.incrementalOutput' } });
+function incrementalFlag(v: IncrementalOutput | undefined): boolean {
+  if (v === 'invalid') throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: 'parameters.config.incrementalOutput' } });
+  return v === true;
 }
 
 export function manifestJson(bucket: string | null, table: string, incremental: boolean, primaryKey: readonly string[] = []): string {
@@ -96,6 +89,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
   const nowMs = options.nowMs ?? Date.now;
   const logger = createLogger(options.write ? { write: options.write } : {});
+  const stats = new RunStats(nowMs());
   const dataDir = resolveDataDir(env);
   let staging: OutputStaging | undefined;
   let tunnel: SshTunnel | undefined;
@@ -130,10 +124,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     const configurations = buildConfigurations(parameters);
     checkPlatformSections(parameters);
     preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env));
-    const sshProxy = member(parameters, 'sshProxy');
+    const sshProxy = sshProxyOf(parameters);
     // Opened lazily at the first HTTP attempt and shared by all configurations (01 §6.1).
-    if (sshProxy !== undefined && sshProxy !== null)
-      tunnel = createSshTunnel(sshProxy, logger, options.sleep ? { sleep: options.sleep } : {});
+    if (sshProxy !== undefined) tunnel = createSshTunnel(sshProxy, logger, options.sleep ? { sleep: options.sleep } : {});
     const state = new RunState(inputState, Math.floor(nowMs() / 1000));
     // Every configuration's start-up checks before the first request (checks.ts); their log
     // lines come when each configuration really starts, as in the reference.
@@ -164,6 +157,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         env,
         tunnel,
         outputOffload,
+        stats,
         withheldFrom,
         limits: options.limits,
       });
@@ -197,7 +191,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
       logger.warning(
         `Test read (${describeLimits(options.limits)}): the tables hold a sample of the data, not all of it; out/state.json was not written.`,
       );
-    for (const [file, rows] of counts) logger.info(`Table ${file}: ${rows} rows.`);
+    logger.flushRepeats();
+    const summary = stats.summary(counts, nowMs());
+    logger.info(summary.message, summary.context);
     logger.info('Extractor finished successfully.');
     return 0;
   } catch (error) {
@@ -213,6 +209,7 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
         .slice(0, 6)
         .join(' | ');
     }
+    logger.flushRepeats();
     logger.error(err instanceof Error ? err.message : String(err), context);
     return code;
   } finally {
@@ -231,25 +228,19 @@ function describeLimits(limits: RunLimits): string {
   return parts.join(', ');
 }
 
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
 /**
  * Header-only tables for mapped tables that received no rows (spec 04 §7.10); their manifests
  * put `incremental` first (01 §1.4).
  */
 function writeHeaderOnlyTables(configurations: Configuration[], bucketOfConfiguration: (string | null)[], staging: OutputStaging): void {
-  for (const { config, index } of configurations) {
-    const mappings = config.get('mappings');
-    if (isEmpty(mappings)) continue;
+  for (const { output, index } of configurations) {
+    const { mappings } = output;
+    if (mappings === undefined) continue;
     const bucket = bucketOfConfiguration[index] ?? null;
     for (const table of headerOnlyTables(mappings, bucket)) {
       if (staging.hasTable(table.file)) continue;
       staging.addHeaderOnly(table.file, table.header);
-      const manifest = new PhpArray([['incremental', incrementalFlag(config.get('incrementalOutput'))]]);
+      const manifest = new PhpArray([['incremental', incrementalFlag(output.incremental)]]);
       if (table.destination !== null) manifest.set('destination', table.destination);
       if (table.primaryKey.length > 0) manifest.set('primary_key', [...table.primaryKey]);
       staging.setManifest(table.file, pjson(manifest, 'shortest'));
@@ -273,6 +264,8 @@ interface ConfigurationRun {
   tunnel: SshTunnel | undefined;
   /** The output phase's offload for the automatic parsers (the output worker), if any. */
   outputOffload: OutputOffloadStarter | undefined;
+  /** Counters of the end-of-run summary. */
+  stats: RunStats;
   limits: RunLimits | undefined;
   /** Origins warned about withheld credentials (issue 19 #2): one WARNING per origin per run. */
   withheldFrom: Set<string>;
@@ -282,30 +275,28 @@ async function runConfiguration(
   configuration: Configuration,
   run: ConfigurationRun,
 ): Promise<{ parser: AutoParser; bucket: string | null }> {
-  const { config } = configuration;
+  const { config, output } = configuration;
   const { logger } = run;
-  logger.setLevel(truthy(config.get('debug')) ? 'debug' : 'info');
+  logger.setLevel(output.debug ? 'debug' : 'info');
   const api = buildApiDescription(run.parameters, config, logger);
   const allowedHosts = allowedHostsOf(member(run.root, 'image_parameters'));
   if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(run.parameters, 'config'), 'jobs'));
   let clientHeaders: HeaderList | undefined;
   const authenticator = createAuthenticator({
-    config: api.authentication,
-    legacyQuery: api.api.get('query'),
+    options: authenticationOf(api, config, run.root, logger, headerSourcesOf(api, config)),
     attributes: attributesOf(config),
-    oauthCredentials: member(member(member(run.root, 'authorization'), 'oauth_api'), 'credentials'),
     baseUrl: api.baseUrl,
     logger,
     nowMs: run.nowMs,
     nonce: randomHexNonce,
     clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config),
   });
-  const bucket = bucketOf(config, api);
+  const bucket = bucketOf(output, api.name);
   let entry = run.buckets.get(bucket);
   if (!entry) {
     const parser = createAutoParser({
       state: run.state.input,
-      compatLevel: config.get('compatLevel'),
+      compatLevel: output.compatLevel,
       spoolDir: run.staging.spoolDir,
       logger,
       ...(run.previousParser ? { inherit: run.previousParser } : {}),
@@ -318,18 +309,19 @@ async function runConfiguration(
           'Name it with a "dataType" of ASCII letters or digits, or map it with "mappings", to keep its rows.',
       ),
     );
-    const router = new MappingRouter({ mappings: config.get('mappings'), auto: parser, sink, spoolDir: run.staging.spoolDir });
+    const router = new MappingRouter({ mappings: output.mappings, auto: parser, sink, spoolDir: run.staging.spoolDir });
     run.routers.push(router);
     entry = { bucket, parser, router, sink, incremental: undefined };
     run.buckets.set(bucket, entry);
   }
-  entry.incremental = config.get('incrementalOutput');
+  entry.incremental = output.incremental;
 
   clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
   // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
   // when their value is not a # attribute: registered before the first request (issue 19 #1).
   for (const { name, values } of clientHeaders.entries) if (isCredentialKey(name)) for (const v of values) logger.secrets.addHeaderValue(v);
-  const signer = awsSignerFromParameters(run.parameters, run.nowMs);
+  const aws = awsCredentialsOf(run.parameters);
+  const signer = aws === undefined ? undefined : createAwsSigner(aws, run.nowMs);
   const transport = new Transport({
     connectTimeoutMs: api.connectTimeoutMs,
     requestTimeoutMs: api.requestTimeoutMs,
@@ -349,6 +341,7 @@ async function runConfiguration(
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
     rateLimit: rateLimitOptions(api.api),
+    stats: run.stats,
     credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts, config.get('jobs')),
     withheldFrom: run.withheldFrom,
   });
@@ -360,8 +353,9 @@ async function runConfiguration(
     sink: entry.router,
     logger,
     functions: { attr: flattenContext(attributesOf(config)), time: flattenContext(run.state.timeValues()) },
-    compatLevel: compatLevelOf(config),
+    compatLevel: output.compatLevel,
     nowMs: run.nowMs,
+    stats: run.stats,
     ...(run.limits ? { limits: run.limits } : {}),
   });
   try {
@@ -371,7 +365,7 @@ async function runConfiguration(
     // The effective rate per host whose requests were paced or answered 429 (README "Rate limits").
     for (const line of client.rateLimiter.summary()) logger.info(line);
   }
-  if (isEmpty(config.get('mappings'))) {
+  if (output.mappings === undefined) {
     const { struct, version } = entry.parser.stateEntries();
     run.state.mergeParser(struct, version);
   }

@@ -5,6 +5,8 @@
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { isEmpty, isMap, member, PhpArray, phpType, type Value } from '../php/value.ts';
+import { jobTree, type JobNode } from './jobTree.ts';
+import { outputOptionsOf, type OutputOptions } from './outputOptions.ts';
 import { validateConfigSection } from './validate.ts';
 
 export interface Configuration {
@@ -14,6 +16,10 @@ export interface Configuration {
   config: PhpArray;
   /** Where a top-level key of `config` came from, for error messages. */
   pathOf(key: string): string;
+  /** Output options (bucket, incremental manifests, compat level, mappings, debug), parsed once. */
+  output: OutputOptions;
+  /** The job tree of `config.jobs`, parsed once (what the pre-flight checks and `plan` read). */
+  jobs: JobNode[];
 }
 
 function asMap(v: Value | undefined): PhpArray {
@@ -56,7 +62,7 @@ export function buildConfigurations(parameters: Value | undefined): Configuratio
     const pathOf = (key: string): string => (overridden.has(key) ? `parameters.iterations[${index}].${key}` : `parameters.config.${key}`);
     const jobsOrigin = overridden.has('jobs') ? `parameters.iterations[${index}]` : 'parameters.config';
     validateConfigSection(merged, jobsOrigin);
-    configurations.push({ index, config: merged, pathOf });
+    configurations.push({ index, config: merged, pathOf, output: outputOptionsOf(merged), jobs: jobTree(merged.get('jobs'), jobsOrigin) });
   });
   return configurations;
 }

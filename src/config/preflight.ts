@@ -10,10 +10,9 @@
  * - incremental output without a primary key.
  */
 import { parseRecursionFilter } from '../jobs/recursionFilter.ts';
-import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, isMap, member, truthy, type Value } from '../php/value.ts';
+import { isMap, member, truthy, type Value } from '../php/value.ts';
 import type { Configuration } from './configurations.ts';
-import { jobTree, type JobNode } from './jobTree.ts';
+import type { JobNode } from './jobTree.ts';
 import { mappingKeyFindings, valueFindings } from './valueChecks.ts';
 import { configSchema } from './schema.ts';
 import type { SchemaNode } from './schemaParts.ts';
@@ -71,10 +70,9 @@ function placeholderFindings(nodes: readonly JobNode[], inherited: readonly stri
 /** Recursion filters the reference would reject when the child job first runs. */
 function recursionFilterFindings(nodes: readonly JobNode[], out: Finding[]): void {
   for (const node of nodes) {
-    const filter = node.config.get('recursionFilter');
-    if (!isEmpty(filter)) {
+    if (node.recursionFilter !== undefined) {
       try {
-        parseRecursionFilter(phpString(filter!));
+        parseRecursionFilter(node.recursionFilter);
       } catch (e) {
         out.push({
           path: `${node.path}.recursionFilter`,
@@ -123,8 +121,8 @@ function baseUrlFindings(parameters: Value | undefined, nodes: readonly JobNode[
 
 /** An output bucket written with the stage prefix gets it twice ("in.c-in.c-…"). */
 function bucketFindings(configuration: Configuration, out: Finding[]): void {
-  const bucket = configuration.config.get('outputBucket');
-  if (typeof bucket === 'string' && /^(in|out)\.c-/.test(bucket)) {
+  const bucket = configuration.output.outputBucket;
+  if (bucket !== null && /^(in|out)\.c-/.test(bucket)) {
     const path = configuration.pathOf('outputBucket');
     out.push({
       path,
@@ -153,15 +151,14 @@ export function preflight(root: Value, configurations: readonly Configuration[])
   const findings = [...walk.findings];
   const parameters = member(root, 'parameters');
   for (const configuration of configurations) {
-    const { config } = configuration;
-    const jobs = jobTree(config.get('jobs'), configuration.pathOf('jobs').replace(/\.jobs$/, ''));
+    const { jobs } = configuration;
     placeholderFindings(jobs, [], 0, findings);
     recursionFilterFindings(jobs, findings);
     baseUrlFindings(parameters, jobs, findings);
     valueFindings(parameters, configuration, jobs, findings);
     mappingKeyFindings(configuration, jobs, findings);
     bucketFindings(configuration, findings);
-    if (config.get('incrementalOutput') === true && !mappingsHavePrimaryKey(config.get('mappings'))) {
+    if (configuration.output.incremental === true && !mappingsHavePrimaryKey(configuration.output.mappings)) {
       const path = configuration.pathOf('incrementalOutput');
       findings.push({
         path,
@@ -180,7 +177,6 @@ export function preflight(root: Value, configurations: readonly Configuration[])
  */
 export function certainIncrementalCrash(configurations: readonly Configuration[]): string | undefined {
   const last = configurations[configurations.length - 1];
-  const value = last?.config.get('incrementalOutput');
-  if (value === undefined || isEmpty(value) || value === true) return undefined;
-  return last!.pathOf('incrementalOutput');
+  if (last?.output.incremental !== 'invalid') return undefined;
+  return last.pathOf('incrementalOutput');
 }

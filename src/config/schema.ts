@@ -70,9 +70,9 @@ const retryConfig: SchemaNode = {
       },
       additionalProperties: false,
     },
-    headerName: { type: 'string', description: 'Legacy: http.retryHeader.' },
-    httpCodes: { ...httpStatusList, description: 'Legacy: http.codes.' },
-    curlCodes: { type: 'array', items: { type: 'integer' }, description: 'Legacy: curl.codes.' },
+    headerName: { type: 'string', description: 'Legacy: http.retryHeader.', examples: ['Retry-After'] },
+    httpCodes: { ...httpStatusList, description: 'Legacy: http.codes.', examples: [[503]] },
+    curlCodes: { type: 'array', items: { type: 'integer' }, description: 'Legacy: curl.codes.', examples: [[7, 28]] },
   },
   additionalProperties: false,
   examples: [{ maxRetries: 3, http: { codes: [429, 503] } }],
@@ -177,13 +177,21 @@ const apiSection = {
       type: ['string', 'null'],
       'x-error': "The 'caCertificate' must be string.",
       description: 'PEM CA bundle trusted instead of the system CAs.',
+      examples: ['-----BEGIN CERTIFICATE-----\nMIIB…\n-----END CERTIFICATE-----\n'],
     },
     clientCertificate: {
       type: ['string', 'null'],
       'x-error': "The 'clientCertificate' must be string.",
       description: 'Not used: see #clientCertificate.',
+      examples: [null],
     },
-    '#clientCertificate': { type: 'string', description: 'PEM client certificate followed by its private key (mutual TLS).' },
+    '#clientCertificate': {
+      type: 'string',
+      description: 'PEM client certificate followed by its private key (mutual TLS).',
+      examples: [
+        '-----BEGIN CERTIFICATE-----\nMIIB…\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\nMIIE…\n-----END PRIVATE KEY-----\n',
+      ],
+    },
     retryConfig,
     http: apiHttp,
     authentication: { $ref: '#/definitions/authentication' },
@@ -195,7 +203,12 @@ const apiSection = {
         'Origins (scheme://host[:port]) that may receive credentials besides those of baseUrl, the login endpoint and job endpoints written as absolute URLs. Credentials — authentication, Authorization/Cookie headers, headers and query values holding a # value or a login token — are withheld from any other origin a redirect or next-page link leads to, with one WARNING. image_parameters.allowed_hosts entries count too.',
       examples: [['https://eu.api.example.com', 'https://files.example.com:8443']],
     },
-    query: { ...MAP, description: "Legacy: use authentication type 'query'.", additionalProperties: { description: functionValue } },
+    query: {
+      ...MAP,
+      description: "Legacy: use authentication type 'query'.",
+      additionalProperties: { description: functionValue },
+      examples: [{ apikey: { attr: '#apiKey' } }],
+    },
     headers: misplaced('parameters.api.http.headers'),
     ignoreErrors: misplaced('parameters.api.http.ignoreErrors'),
     defaultOptions: misplaced('parameters.api.http.defaultOptions'),
@@ -389,6 +402,13 @@ export const configSchema = {
         aws: {
           type: 'object',
           description: 'AWS Signature V4 signing of every request.',
+          examples: [
+            {
+              signature: {
+                credentials: { accessKeyId: 'AKIA…', '#secretKey': '…', serviceName: 'execute-api', regionName: 'eu-central-1' },
+              },
+            },
+          ],
           properties: {
             signature: {
               type: 'object',
@@ -438,6 +458,7 @@ export const configSchema = {
     authorization: {
       type: 'object',
       description: 'OAuth credentials injected by the platform (authorization.oauth_api.credentials: #data, appKey, #appSecret).',
+      examples: [{ oauth_api: { credentials: { '#data': '{"access_token":"…"}', appKey: 'client-id', '#appSecret': 'client-secret' } } }],
     },
     action: {
       type: 'string',
@@ -445,9 +466,17 @@ export const configSchema = {
       description:
         'Platform action: "run" extracts; test_request, infer_mapping, load_from_curl and perform_function are the UI builder\'s sync actions (README "Sync actions"; any other value: exit 2).',
     },
-    image_parameters: { type: 'object', description: 'Component-wide settings injected by the platform (allowed_hosts).' },
-    storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.' },
-    $schema: { type: 'string', description: 'The editor schema this file follows (schema/config.schema.json); ignored by the extractor.' },
+    image_parameters: {
+      type: 'object',
+      description: 'Component-wide settings injected by the platform (allowed_hosts).',
+      examples: [{ allowed_hosts: [{ host: 'api.example.com', scheme: 'https' }] }],
+    },
+    storage: { type: 'object', description: 'Input/output mapping of the platform; ignored.', examples: [{ input: {}, output: {} }] },
+    $schema: {
+      type: 'string',
+      description: 'The editor schema this file follows (schema/config.schema.json); ignored by the extractor.',
+      examples: ['./schema/config.schema.json'],
+    },
     sshProxy: misplaced('parameters.sshProxy'),
     api: misplaced('parameters.api'),
     config: misplaced('parameters.config'),

@@ -19,9 +19,13 @@ const placeholder: SchemaNode = {
   description:
     'A placeholder of the child endpoint: the path of the value in the parent record (prefix "2:" for the grandparent, …), or {"path": …, "function": …, "args": […]} whose function gets the value as {"placeholder": "value"}.',
   properties: {
-    path: { type: 'string', description: 'Path of the value in the parent record.' },
-    function: { type: 'string', description: 'User function applied to the value (urlencode allowed here).' },
-    args: { type: 'array', description: 'Arguments of the function; {"placeholder": "value"} is the value found at path.' },
+    path: { type: 'string', description: 'Path of the value in the parent record.', examples: ['id'] },
+    function: { type: 'string', description: 'User function applied to the value (urlencode allowed here).', examples: ['urlencode'] },
+    args: {
+      type: 'array',
+      description: 'Arguments of the function; {"placeholder": "value"} is the value found at path.',
+      examples: [[{ placeholder: 'value' }]],
+    },
     placeholder: {
       type: 'string',
       enum: ['value'],

@@ -52,7 +52,7 @@ const stopConditions: Record<string, SchemaNode> = {
     additionalProperties: false,
     examples: [{ field: 'meta.total' }],
   },
-  pages: { type: ['integer', 'string'], description: 'Legacy; must be an integer; no other effect.' },
+  pages: { type: ['integer', 'string'], description: 'Legacy; must be an integer; no other effect.', examples: [1] },
 };
 
 function variant(method: string, description: string, options: Record<string, SchemaNode>, required: string[] = []): SchemaNode {

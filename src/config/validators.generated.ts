@@ -934,7 +934,7 @@ return errors === 0;
 }
 
 export const api = validate17;
-const schema14 = {"properties":{"caCertificate":{"type":["string","null"],"x-error":"The 'caCertificate' must be string.","description":"PEM CA bundle trusted instead of the system CAs."},"clientCertificate":{"type":["string","null"],"x-error":"The 'clientCertificate' must be string.","description":"Not used: see #clientCertificate."}}};
+const schema14 = {"properties":{"caCertificate":{"type":["string","null"],"x-error":"The 'caCertificate' must be string.","description":"PEM CA bundle trusted instead of the system CAs.","examples":["-----BEGIN CERTIFICATE-----\nMIIB…\n-----END CERTIFICATE-----\n"]},"clientCertificate":{"type":["string","null"],"x-error":"The 'clientCertificate' must be string.","description":"Not used: see #clientCertificate.","examples":[null]}}};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

@@ -55,19 +55,18 @@ export function valueFindings(
   literalFindings(member(member(auth, 'loginRequest'), 'headers'), 'parameters.api.authentication.loginRequest.headers', attributes, out);
   const visit = (list: readonly JobNode[]): void => {
     for (const node of list) {
-      literalFindings(node.config.get('params'), `${node.path}.params`, attributes, out);
-      literalFindings(node.config.get('headers'), `${node.path}.headers`, attributes, out);
+      literalFindings(node.params, `${node.path}.params`, attributes, out);
+      literalFindings(node.headers, `${node.path}.headers`, attributes, out);
       visit(node.children);
     }
   };
   visit(nodes);
 }
 
-/** The dataType of a job: its own, else the endpoint as configured (spec 03 §1.2). */
+/** The dataTypes of the jobs (spec 03 §1.2: a job's own, else its endpoint as configured). */
 function dataTypes(nodes: readonly JobNode[], out = new Set<string>()): Set<string> {
   for (const node of nodes) {
-    const own = node.config.get('dataType');
-    out.add(typeof own === 'string' && own !== '' ? own : node.endpoint);
+    out.add(node.dataType);
     dataTypes(node.children, out);
   }
   return out;

@@ -22,6 +22,7 @@ function simpleDigest(name: 'md5' | 'sha1', description: string): void {
     name,
     group: GROUP,
     description,
+    example: { args: ['hello'] },
     minArgs: 1,
     maxArgs: 2,
     call(args) {
@@ -42,6 +43,10 @@ registerFunction({
   description: 'base64_encode(string): standard Base64 alphabet with "=" padding and no line breaks.',
   minArgs: 1,
   maxArgs: 1,
+  example: {
+    args: [{ function: 'concat', args: [{ attr: 'username' }, ':', { attr: '#password' }] }],
+    attr: { username: 'JohnDoe', '#password': 'secret' },
+  },
   call(args) {
     const s = zppString(args[0]!);
     return s === undefined ? null : phpBytes(s).toString('base64');
@@ -55,6 +60,7 @@ registerFunction({
     'hash(algo, data [, raw]): digest in lowercase hex; algorithm names are case-insensitive; an unknown algorithm yields false.',
   minArgs: 2,
   maxArgs: 3,
+  example: { args: ['sha256', 'hello'] },
   call(args) {
     const algo = zppString(args[0]!);
     const data = zppString(args[1]!);
@@ -74,6 +80,7 @@ registerFunction({
     'Checksums (adler32, crc32*, fnv*, joaat) and unknown algorithms yield false.',
   minArgs: 3,
   maxArgs: 4,
+  example: { args: ['sha256', 'GET /users', { attr: '#apiSecret' }], attr: { '#apiSecret': 's3cret' } },
   call(args) {
     const algo = zppString(args[0]!);
     const data = zppString(args[1]!);

@@ -29,6 +29,11 @@ export interface FunctionSpec {
   onBadArity?: ArityFailure;
   /** Only allowed where the caller opts in (`urlencode`: placeholder functions). */
   placeholderOnly?: boolean;
+  /**
+   * Arguments of a documented call (docs/functions.md evaluates it, so the result shown is the
+   * real one); `attr` holds configuration attributes the arguments read with {"attr": …}.
+   */
+  example: { args: unknown[]; attr?: Record<string, unknown> };
   call(args: Value[], env: FunctionEnv): Value;
 }
 

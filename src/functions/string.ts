@@ -12,6 +12,7 @@ registerFunction({
   description:
     'concat(...values): the PHP string forms of all arguments joined; concat() is "". A list is "Array"; an object is an internal error.',
   minArgs: 0,
+  example: { args: ['Bearer ', { attr: '#token' }], attr: { '#token': 'abc123' } },
   call(args) {
     return normalizeBytes(args.map(valueString).join(''));
   },
@@ -30,6 +31,7 @@ registerFunction({
     'a nested list element is "Array". Without any list argument the result is null.',
   minArgs: 1,
   maxArgs: 2,
+  example: { args: [',', ['a', 'b', 'c']] },
   call(args) {
     const [a, b] = args as [Value, Value | undefined];
     if (b === undefined) return isPhpArrayValue(a) ? implodeList('', a) : null;
@@ -46,6 +48,7 @@ registerFunction({
   minArgs: 2,
   maxArgs: 2,
   onBadArity: { error: (name) => `Bad argument count for function '${name}'!` },
+  example: { args: [{ attr: 'since' }, '2024-01-01'], attr: { since: '' } },
   call(args) {
     return isEmpty(args[0]) ? args[1]! : args[0]!;
   },
@@ -58,6 +61,7 @@ registerFunction({
     'sprintf(format, ...values): PHP 7.4 formatting (%s %d %u %f %F %e %E %g %G %b %o %x %X %c %%, argnum$, flags, width, precision); too few values yield false.',
   minArgs: 1,
   onBadArity: { yields: false },
+  example: { args: ['%s/users?page=%03d', 'v1', 7] },
   call(args) {
     return phpSprintf(args[0]!, args.slice(1));
   },
@@ -85,6 +89,7 @@ registerFunction({
   minArgs: 1,
   maxArgs: 1,
   placeholderOnly: true,
+  example: { args: ['a b&c/d'] },
   call(args) {
     const s = zppString(args[0]!);
     return s === undefined ? null : urlencode(s);

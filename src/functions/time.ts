@@ -22,6 +22,7 @@ registerFunction({
   description: 'time(): the current Unix time in seconds (int).',
   minArgs: 0,
   maxArgs: 0,
+  example: { args: [] },
   call(_args, env) {
     return intValue(nowSeconds(env));
   },
@@ -35,6 +36,7 @@ registerFunction({
   minArgs: 1,
   maxArgs: 2,
   onBadArity: { yields: false },
+  example: { args: ['Y-m-d\\TH:i:s\\Z', { function: 'strtotime', args: ['-1 day'] }] },
   call(args, env) {
     const format = zppString(args[0]!);
     const ts = timestampArg(args[1], env);
@@ -51,6 +53,7 @@ registerFunction({
   minArgs: 1,
   maxArgs: 2,
   onBadArity: { yields: false },
+  example: { args: ['-7 days', 1714521600] },
   call(args, env) {
     const text = zppString(args[0]!);
     const base = timestampArg(args[1], env);

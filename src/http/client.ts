@@ -6,6 +6,7 @@ import { CurlError } from '../errors/CurlError.ts';
 import { UserError } from '../errors/UserError.ts';
 import type { Logger } from '../logging/logger.ts';
 import { HIDDEN, PROTOCOL_HEADERS, type SecretRegistry, SENSITIVE_HEADERS } from '../logging/redact.ts';
+import { count, type RunStats } from '../logging/runStats.ts';
 import { resolveUrl } from './url.ts';
 import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest, type RequestUrl } from './prepared.ts';
 import { retryDelayMs, shouldRetry, type RetryPolicy } from './retry.ts';
@@ -50,6 +51,8 @@ export interface ClientOptions {
   rateLimit?: RateLimitOptions;
   /** The rate limiter's time (tests); default: `nowMs` and real timers. */
   clock?: Clock;
+  /** Counters of the run's end-of-run summary (attempts, retries, bytes). */
+  stats?: RunStats;
   /**
    * Whether credentials may be sent to a URL's origin (issue 19 #2). A request outside it is sent
    * without authentication, signing and credential-bearing headers or query values. Absent:
@@ -205,6 +208,8 @@ export class HttpClient {
           const signature = attempt.headers.get('authorization');
           if (signature !== undefined) logger.secrets.addRecent(signature);
         }
+        if (this.options.stats) this.options.stats.requests++;
+        const sentAt = this.nowMs();
         try {
           response = await this.options.transport.send({
             method: attempt.method,
@@ -219,6 +224,8 @@ export class HttpClient {
           if (!(e instanceof CurlError)) throw e;
           failure = e;
         }
+        if (this.options.stats && response) this.options.stats.bytes += response.body.length;
+        if (logger.isDebug()) logger.debug(responseLine(attempt, response, failure, this.nowMs() - sentAt));
       } finally {
         permit.done(response ? { status: response.status, headers: response.headers } : undefined);
       }
@@ -250,7 +257,15 @@ export class HttpClient {
         context['exception_class'] = failure.name;
         context['message'] = failure.message;
       }
-      logger.debug(`Http request failed, retrying in ${(delay / 1000).toFixed(1)} seconds [${retries + 1}x].`, context);
+      if (this.options.stats) this.options.stats.retries++;
+      // The reference logs this at DEBUG only: a refused connection then waits ~17 minutes in
+      // silence. At WARNING, with the request, the reason and the attempt count (README).
+      const reason = response ? `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}` : failure!.message;
+      logger.warning(
+        `Http request failed, retrying in ${(delay / 1000).toFixed(1)} seconds [${retries + 1}x]. ` +
+          `${attempt.method} ${displayUrl(attempt.url)}: ${reason} (attempt ${count(retries + 1)} of ${count(this.options.retry.maxRetries + 1)}).`,
+        context,
+      );
       if (delay > 0) await this.rateLimiter.sleep(delay, this.sleep);
     }
   }
@@ -267,7 +282,21 @@ function registerAuthHeaders(req: PreparedRequest, secrets: SecretRegistry): voi
 /** A response body for a log context: redacted before it is cut, so no secret is half shown. */
 function contextBody(body: Buffer, logger: Logger): string {
   const text = logger.secrets.redact(body.subarray(0, MAX_CONTEXT_BODY * 4).toString('utf8'));
-  return text.length > MAX_CONTEXT_BODY || body.length > MAX_CONTEXT_BODY * 4 ? bodyExcerpt(text, body.length) : text;
+  // Retry lines are WARNINGs: without debug, a maintenance page 10 times over must not flood the log.
+  const limit = logger.isDebug() ? MAX_CONTEXT_BODY : RETRY_BODY_CHARS;
+  if (text.length <= limit && body.length <= MAX_CONTEXT_BODY * 4) return text;
+  return limit === MAX_CONTEXT_BODY ? bodyExcerpt(text, body.length) : `${text.slice(0, limit)} (truncated, ${body.length} bytes in total)`;
+}
+
+/** Characters of a response body in a retry line without debug (the whole body with debug, up to 16 KiB). */
+const RETRY_BODY_CHARS = 1024;
+
+/** The debug line after each attempt (beyond the reference): status, size and time of the answer. */
+function responseLine(req: PreparedRequest, response: WireResponse | undefined, failure: CurlError | undefined, ms: number): string {
+  const what = `${req.method} ${displayUrl(req.url)}`;
+  if (response === undefined) return `No response after ${count(ms)} ms: ${failure?.message ?? 'unknown failure'} (${what})`;
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  return `Response ${status}, ${count(response.body.length)} bytes in ${count(ms)} ms (${what})`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { constants } from 'node:buffer';
 import { HttpError } from '../errors/HttpError.ts';
 import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { decodeJson, decodeUtf8Lossy } from '../php/jsonDecode.ts';
+import { decodeJson, decodeUtf8Lossy, type RecordsAt } from '../php/jsonDecode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { JsonObject, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -82,10 +82,28 @@ export function bodyExcerpt(text: string, totalBytes: number, secrets?: SecretRe
   return `${shown.slice(0, MAX_CONTEXT_BODY)} (truncated, ${totalBytes} bytes in total)`;
 }
 
-function decodeBody(res: ClientResponse, secrets?: SecretRegistry): Value {
+/**
+ * From this body size on, the records' array is decoded lazily (src/php/lazyArray.ts): a page
+ * is then held as its text plus one chunk of decoded records instead of as every record decoded
+ * (~15 × the text). Smaller pages are decoded whole: reading records once is faster than three
+ * lazy passes (analysis, spool, child jobs). EX_GENERIC_LAZY_RECORDS_BYTES overrides it (tests
+ * set 0 to run every page through the lazy path).
+ */
+const LAZY_RECORDS_BYTES = 4 * 1024 * 1024;
+let lazyFrom: number | undefined;
+
+function lazyRecordsFrom(): number {
+  if (lazyFrom === undefined) {
+    const text = (process.env['EX_GENERIC_LAZY_RECORDS_BYTES'] ?? '').trim();
+    lazyFrom = text !== '' && Number(text) >= 0 ? Number(text) : LAZY_RECORDS_BYTES;
+  }
+  return lazyFrom;
+}
+
+function decodeBody(res: ClientResponse, secrets?: SecretRegistry, records?: RecordsAt): Value {
   const text = decodeUtf8Lossy(res.body);
   try {
-    return decodeJson(text, 'response');
+    return decodeJson(text, 'response', records !== undefined && res.body.length >= lazyRecordsFrom() ? records : undefined);
   } catch (e) {
     if (!(e instanceof JsonDecodeError)) throw e;
     const json = text.length > MAX_CONTEXT_BODY ? bodyExcerpt(text, res.body.length, secrets) : text;
@@ -106,7 +124,8 @@ function listed(ignoreErrors: readonly Value[], status: number): boolean {
   });
 }
 
-export function interpretResponse(res: ClientResponse, ignoreErrors: readonly Value[], logger: Logger): Value {
+/** `records`: where the job looks for its records (decoded lazily when the body is large). */
+export function interpretResponse(res: ClientResponse, ignoreErrors: readonly Value[], logger: Logger, records?: RecordsAt): Value {
   checkBodySize(res);
   const ignored = listed(ignoreErrors, res.status);
   if (res.status >= 400) {
@@ -115,7 +134,7 @@ export function interpretResponse(res: ClientResponse, ignoreErrors: readonly Va
     logger.warning(`Failed to get response ${error.summary}`);
     return decodeOrErrorData(res, logger, 'Failed to parse response ');
   }
-  if (!ignored) return decodeBody(res, logger.secrets);
+  if (!ignored) return decodeBody(res, logger.secrets, records);
   return decodeOrErrorData(res, logger, 'Failed to get response ');
 }
 

@@ -10,6 +10,8 @@ type Line = [level: 'debug' | 'info' | 'warning' | 'error', message: string, con
 export class DeferredLogger implements Logger {
   private readonly target: Logger;
   private lines: Line[] = [];
+  /** After goLive(): lines go straight to the real logger. */
+  private live = false;
 
   constructor(target: Logger) {
     this.target = target;
@@ -20,19 +22,29 @@ export class DeferredLogger implements Logger {
   }
 
   debug(message: string, context?: Record<string, unknown>): void {
-    this.lines.push(['debug', message, context]);
+    this.keep(['debug', message, context]);
   }
 
   info(message: string, context?: Record<string, unknown>): void {
-    this.lines.push(['info', message, context]);
+    this.keep(['info', message, context]);
   }
 
   warning(message: string, context?: Record<string, unknown>): void {
-    this.lines.push(['warning', message, context]);
+    this.keep(['warning', message, context]);
   }
 
   error(message: string, context?: Record<string, unknown>): void {
-    this.lines.push(['error', message, context]);
+    this.keep(['error', message, context]);
+  }
+
+  private keep(line: Line): void {
+    if (this.live) this.write(line);
+    else this.lines.push(line);
+  }
+
+  private write([level, message, context]: Line): void {
+    if (context === undefined) this.target[level](message);
+    else this.target[level](message, context);
   }
 
   setLevel(level: LevelName): void {
@@ -47,9 +59,15 @@ export class DeferredLogger implements Logger {
   replay(): void {
     const lines = this.lines;
     this.lines = [];
-    for (const [level, message, context] of lines) {
-      if (context === undefined) this.target[level](message);
-      else this.target[level](message, context);
-    }
+    for (const line of lines) this.write(line);
+  }
+
+  /**
+   * The request's turn has come while it may still be under way (retrying): the kept lines are
+   * written now and later ones as they come, so a long retry is not silent until it ends.
+   */
+  goLive(): void {
+    this.replay();
+    this.live = true;
   }
 }

@@ -74,8 +74,8 @@ export class Prefetch<S> {
 }
 
 async function arrival(sent: { logs: DeferredLogger; outcome: Promise<Outcome> }): Promise<ClientResponse> {
+  sent.logs.goLive();
   const outcome = await sent.outcome;
-  sent.logs.replay();
   if (!outcome.ok) throw outcome.error;
   return outcome.response;
 }

@@ -5,6 +5,30 @@ import { isEmpty, isMap, JsonObject, member, type Value } from '../php/value.ts'
 import type { Logger } from '../logging/logger.ts';
 import { logJsonValue } from './logValue.ts';
 import { lookup } from '../php/pathLookup.ts';
+import type { RecordsAt } from '../php/jsonDecode.ts';
+
+/**
+ * Where `extractRecords` will look for the records of a response, for the decoder to keep that
+ * array lazy when the response is large (src/php/jsonDecode.ts `RecordsAt`); undefined when the
+ * dataField is not usable (extractRecords reports it).
+ */
+export function recordsAt(dataField: Value | undefined): RecordsAt | undefined {
+  if (isEmpty(dataField)) return 'root-members';
+  let path: string;
+  let delimiter = '.';
+  if (isMap(dataField) || Array.isArray(dataField)) {
+    const p = member(dataField!, 'path');
+    if (isEmpty(p)) return undefined;
+    path = phpString(p!);
+    const d = member(dataField!, 'delimiter');
+    if (!isEmpty(d)) delimiter = phpString(d!);
+  } else {
+    path = phpString(dataField!);
+  }
+  // As lookupStrict (src/php/pathLookup.ts) splits it.
+  if (path === delimiter) return [];
+  return delimiter === '' ? [path] : path.split(delimiter);
+}
 
 export function extractRecords(response: Value, dataField: Value | undefined, endpoint: string, logger: Logger, jobPath = 'job'): Value[] {
   if (!isEmpty(dataField)) {

@@ -21,10 +21,12 @@ import { evaluateParams, evaluateUserData } from './evaluation.ts';
 import { bindingColumns, bindingCombinations, substituteEndpoint, type Binding } from './placeholders.ts';
 import { jobIdentity, planJobs } from './plan.ts';
 import { createProgressLog, type ProgressHook } from './progress.ts';
-import { extractRecords } from './records.ts';
+import { extractRecords, recordsAt } from './records.ts';
 import { Prefetcher, type Prefetch, type Speculation } from './prefetch.ts';
 import { PagesAhead, prefetchCount } from './pagePrefetch.ts';
 import { parseRecursionFilter } from './recursionFilter.ts';
+import { EmptyJobHints, identicalPageWarning } from './hints.ts';
+import type { RunStats } from '../logging/runStats.ts';
 
 export interface RunnerContext {
   config: PhpArray;
@@ -38,6 +40,8 @@ export interface RunnerContext {
   nowMs: () => number;
   /** Called after every output page; defaults to INFO progress lines at most every 5 seconds. */
   progress?: ProgressHook;
+  /** Counters of the end-of-run summary (pages). */
+  stats?: RunStats;
   /** A test read: each job instance (children included) stops after so many pages or records. */
   limits?: RunLimits;
 }
@@ -114,6 +118,8 @@ export class JobRunner {
   private readonly prefetcher: Prefetcher;
   /** Pages fetched ahead by running instances (dropped if the run fails). */
   private readonly pagesAheadLive = new Set<PagesAhead>();
+  /** Jobs that wrote no rows although their responses held records elsewhere. */
+  private readonly hints = new EmptyJobHints();
 
   constructor(ctx: RunnerContext) {
     this.ctx = ctx;
@@ -138,6 +144,7 @@ export class JobRunner {
           order: [position++],
         });
       }
+      this.hints.report(this.ctx.logger);
     } finally {
       this.prefetcher.end();
       for (const ahead of this.pagesAheadLive) ahead.discard();
@@ -181,7 +188,10 @@ export class JobRunner {
     // The prefetched response stands for the first request only if that is what was sent.
     let early = prefetch?.sentAs(request) ? prefetch : undefined;
     let previous: Value | undefined;
+    let previousRequest: PhpArray | undefined;
+    let previousRecords: Value[] = [];
     let page = 0;
+    const template = phpString(job.get('endpoint') ?? null);
     // The current request repeats the one before it (the scroller did not move).
     let repeated = false;
     let recordCount = 0;
@@ -198,9 +208,12 @@ export class JobRunner {
       } else {
         response = await this.sendPage(path, description, [...run.order, page], ahead, page);
       }
-      const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger);
+      const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger, recordsAt(job.get('dataField')));
       if (previous !== undefined && sameValue(previous, value)) {
         logger.debug(`Job '${jobIdentity(job)}' finished when last response matched the previous!`);
+        if (page === 1 && previousRecords.length > 0 && previousRequest !== undefined) {
+          identicalPageWarning(logger, { endpoint: template, path }, previousRequest, description, this.ctx.api.pagination, true);
+        }
         scroller.reset();
         break;
       }
@@ -213,10 +226,19 @@ export class JobRunner {
       );
       if (maxRecords !== undefined && recordCount + records.length > maxRecords) records = records.slice(0, maxRecords - recordCount);
       recordCount += records.length;
+      // The same records again while the response differs (a timestamp, a request id): the API
+      // likely ignores the paging parameter and the reference pages on, maybe forever.
+      if (page === 1 && records.length > 0 && previousRequest !== undefined && sameValue(records, previousRecords)) {
+        identicalPageWarning(logger, { endpoint: template, path }, previousRequest, description, this.ctx.api.pagination, false);
+      }
       this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
+      if (this.ctx.stats) this.ctx.stats.pages++;
+      this.hints.page({ path, endpoint: template, dataField: job.get('dataField') }, value, records.length);
       this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
       await this.runChildren(run, records, [...run.order, page]);
       previous = value;
+      previousRequest = description;
+      previousRecords = records;
       // A test read stops the instance here; the scroller is not consulted (nothing more is sent).
       if ((maxPages !== undefined && page + 1 >= maxPages) || (maxRecords !== undefined && recordCount >= maxRecords)) break;
       const next = scroller.nextRequest(instance, value, records);

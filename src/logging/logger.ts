@@ -7,6 +7,7 @@ import winston from 'winston';
 import TransportStream from 'winston-transport';
 import { logJson } from '../php/jsonEncode.ts';
 import { SecretRegistry } from './redact.ts';
+import { count } from './runStats.ts';
 
 export const LEVELS = { emergency: 0, alert: 1, critical: 2, error: 3, warning: 4, notice: 5, info: 6, debug: 7 } as const;
 export type LevelName = keyof typeof LEVELS;
@@ -51,7 +52,16 @@ export interface LoggerOptions {
   level?: LevelName;
 }
 
-export function createLogger(options: LoggerOptions = {}): Logger {
+/** The run's own logger: a Logger that also collapses repeated warnings. */
+export interface RunLogger extends Logger {
+  /** One WARNING line per warning that was repeated since the last flush: "… repeated 1,999 times". */
+  flushRepeats(): void;
+}
+
+/** Distinct warnings tracked for collapsing; past this, new ones are printed and not tracked. */
+const MAX_TRACKED_WARNINGS = 10_000;
+
+export function createLogger(options: LoggerOptions = {}): RunLogger {
   const secrets = new SecretRegistry();
   const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));
   class LineTransport extends TransportStream {
@@ -74,10 +84,27 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const log = (level: LevelName) => (message: string, context?: Record<string, unknown>) => {
     logger.log({ level, message, context });
   };
+  // Identical warnings (same text) are printed once; the repeats are counted and reported by
+  // flushRepeats(), so one problem on 2,000 pages does not bury the log.
+  const repeats = new Map<string, number>();
+  const warning = log('warning');
   return {
     debug: log('debug'),
     info: log('info'),
-    warning: log('warning'),
+    warning(message: string, context?: Record<string, unknown>) {
+      const seen = repeats.get(message);
+      if (seen !== undefined) {
+        repeats.set(message, seen + 1);
+        return;
+      }
+      if (repeats.size < MAX_TRACKED_WARNINGS) repeats.set(message, 0);
+      warning(message, context);
+    },
+    flushRepeats() {
+      for (const [message, times] of repeats)
+        if (times > 0) warning(`${message} … repeated ${times === 1 ? 'once' : `${count(times)} times`}`);
+      repeats.clear();
+    },
     error: log('error'),
     setLevel(level: LevelName) {
       current = level;

@@ -40,7 +40,7 @@ function filterItem(item: Value, path: string, delimiter: string, compatLevel: n
 
 /**
  * Applies `filter` (string or list of paths) with `delimiter` (`.` when PHP-empty) to every
- * record, in order. `compatLevel` is the effective level (see `effectiveCompatLevel` in `mapping/auto/compatLevel.ts`).
+ * record, in order. `compatLevel` is the effective level (see `compatLevelOf` in `config/outputOptions.ts`).
  * Returns the (mutated) records.
  */
 export function applyResponseFilter(records: Value[], filter: Value, delimiter: Value, compatLevel: number): Value[] {

@@ -103,5 +103,9 @@ registerPaginationMethod({
     reverse: 'Use the lowest id instead of the highest (truthiness). Default false.',
     increment: 'Integer added to the cursor (may be negative). Default 0.',
   },
+  example: {
+    pagination: { method: 'cursor', idKey: 'id', param: 'since_id' },
+    sends: '`users`, then `users?since_id=<highest id of the page>` until a page is empty.',
+  },
   create: ({ config, logger, path }) => new CursorScroller(cursorOptions(new OptionReader(config, path)), logger),
 });

@@ -90,5 +90,13 @@ registerPaginationMethod({
     scrollers: 'Required. Object: scroller name → a complete pagination configuration (method, options, stop conditions).',
     default: 'Name of the scroller for jobs without a `scroller` member. An entry merely named `default` is not used automatically.',
   },
+  example: {
+    pagination: {
+      method: 'multiple',
+      scrollers: { pages: { method: 'pagenum' }, links: { method: 'response.url', urlKey: 'next' } },
+      default: 'pages',
+    },
+    sends: 'Jobs with `"scroller": "links"` follow `next` links; all other jobs send `page=1`, `page=2`, …',
+  },
   create: (setup) => MultipleScroller.create(setup),
 });

@@ -109,5 +109,9 @@ registerPaginationMethod({
     prefetch:
       "Opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, never more on the wire than api.http.concurrency). Pages past the last one are dropped unparsed; up to N requests past the last page are sent. A job's own `prefetch` wins.",
   },
+  example: {
+    pagination: { method: 'offset', limit: 100 },
+    sends: '`users?limit=100&offset=0`, `users?limit=100&offset=100`, … until a page has fewer than 100 records.',
+  },
   create: ({ config, logger, path }) => new OffsetScroller(offsetOptions(new OptionReader(config, path)), logger),
 });

@@ -97,5 +97,9 @@ registerPaginationMethod({
     prefetch:
       "Opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, never more on the wire than api.http.concurrency). Pages past the last one are dropped unparsed; up to N requests past the last page are sent. A job's own `prefetch` wins.",
   },
+  example: {
+    pagination: { method: 'pagenum', pageParam: 'page', limit: 50, limitParam: 'per_page' },
+    sends: '`users?page=1&per_page=50`, `users?page=2&per_page=50`, … until a page has fewer than 50 records.',
+  },
   create: ({ config, logger, path }) => new PagenumScroller(pagenumOptions(new OptionReader(config, path)), logger),
 });

@@ -23,6 +23,8 @@ export interface PaginationMethodSpec {
   description: string;
   /** Option name → documentation (also the list of accepted options). */
   options: Record<string, string>;
+  /** A working `api.pagination` and what it sends, rendered in docs/pagination.md. */
+  example: { pagination: Record<string, unknown>; sends: string };
   create(setup: ScrollerSetup): Scroller;
 }
 

@@ -85,5 +85,9 @@ registerPaginationMethod({
     includeParams: 'Send the job parameters with every next page. Default false.',
     scrollRequest: 'Job-like object (`endpoint`, `method`, `params`) merged into the next-page requests.',
   },
+  example: {
+    pagination: { method: 'response.param', responseParam: 'meta.next_token', queryParam: 'token' },
+    sends: '`users`, then `users?token=<meta.next_token of the previous response>` until that value is empty.',
+  },
   create: ({ config, logger, path }) => new ResponseParamScroller(responseParamOptions(new OptionReader(config, path)), logger),
 });

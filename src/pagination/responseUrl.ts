@@ -92,5 +92,10 @@ registerPaginationMethod({
     includeParams: "Send the job parameters with every next page (they override the link's own query parameters). Default false.",
     paramIsQuery: "The link is a query string: its parameters are sent to the job's endpoint. Default false.",
   },
+  example: {
+    pagination: { method: 'response.url', urlKey: 'links.next' },
+    sends:
+      '`users`, then the URL found at `links.next` in each response (relative links resolve against `api.baseUrl`) until it is empty or missing.',
+  },
   create: ({ config, logger, path }) => new ResponseUrlScroller(responseUrlOptions(new OptionReader(config, path), true), logger),
 });

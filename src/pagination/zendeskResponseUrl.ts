@@ -75,6 +75,11 @@ registerPaginationMethod({
     includeParams: 'Send the job parameters with every next page. Default false.',
     paramIsQuery: "The link is a query string: its parameters are sent to the job's endpoint. Default false.",
   },
+  example: {
+    pagination: { method: 'zendesk.response.url', urlKey: 'next_page' },
+    sends:
+      '`incremental/tickets.json?start_time=0`, then the URL at `next_page` until it is empty, or until its `start_time` is less than 6 minutes ago.',
+  },
   create: ({ config, logger, path, nowMs }) =>
     new ZendeskResponseUrlScroller(responseUrlOptions(new OptionReader(config, path), false), logger, nowMs),
 });

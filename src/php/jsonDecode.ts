@@ -19,8 +19,10 @@
  * The parser is recursive but checks the depth before descending, so the JS stack never holds
  * more than ~512 nested frames whatever the input.
  */
-import { isUtf8 } from 'node:buffer';
 import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
+import { lazyArray } from './lazyArray.ts';
+
+export { decodeUtf8Lossy } from './utf8Lossy.ts';
 import { JsonObject, PhpArray, PhpFloat, type Value } from './value.ts';
 
 /**
@@ -53,19 +55,129 @@ export function decodedBracketKey(): boolean {
  * - `config`: objects become `PhpArray` (PHP associative array); an empty object becomes `[]`.
  * Throws `JsonDecodeError`.
  */
-export function decodeJson(text: string, mode: 'response' | 'config'): Value {
+export function decodeJson(text: string, mode: 'response' | 'config', records?: RecordsAt): Value {
   src = text;
   pos = 0;
   len = text.length;
   configMode = mode === 'config';
   try {
     skipWs();
-    const value = parseValue(0);
+    const value = records !== undefined && !configMode ? parseOnPath(0, records, 0) : parseValue(0);
     skipWs();
     if (pos < len) unexpected();
     return value;
   } finally {
     src = '';
+  }
+}
+
+/**
+ * Where a response's records are (response mode only): the keys from the root object down to
+ * the array (`[]`: the root itself), or `'root-members'` for every array that is a member of a
+ * root object (no `dataField`: the one array found there is the records). Such an array is
+ * checked like any other (same errors, in the same order) but not kept: it becomes a `LazyArray`
+ * (lazyArray.ts) that decodes its elements from `text` again when they are read, a chunk at a
+ * time, so that a page of a million records does not hold a million decoded records.
+ */
+export type RecordsAt = readonly string[] | 'root-members';
+
+/** Decodes the value at `pos` with the records' array (if on `at`) kept as a LazyArray. */
+function parseOnPath(depth: number, at: RecordsAt, level: number): Value {
+  const c = src.charCodeAt(pos);
+  if (c === 0x5b && (at === 'root-members' ? level === 0 : level === at.length)) return parseLazyArray(depth + 1);
+  if (c !== 0x7b || (at !== 'root-members' && level >= at.length) || (at === 'root-members' && level > 0)) return parseValue(depth);
+  // parseObject, with the members on the path decoded by parseOnPath.
+  depth++;
+  if (depth > MAX_DEPTH) fail('depth');
+  pos++;
+  skipWs();
+  let k = src.charCodeAt(pos);
+  if (k === 0x7d) {
+    pos++;
+    return new JsonObject();
+  }
+  if (k === 0x5d) fail('state-mismatch');
+  const out = new JsonObject();
+  for (;;) {
+    if (k !== 0x22) unexpected();
+    const key = parseKey();
+    skipWs();
+    if (src.charCodeAt(pos) !== 0x3a) unexpected();
+    pos++;
+    skipWs();
+    let value: Value;
+    if (at === 'root-members') value = src.charCodeAt(pos) === 0x5b ? parseLazyArray(depth + 1) : parseValue(depth);
+    else value = key === at[level] ? parseOnPath(depth, at, level + 1) : parseValue(depth);
+    if (key.length > 0 && key.charCodeAt(0) === 0) fail('invalid-property-name');
+    out.set(key, value);
+    skipWs();
+    k = src.charCodeAt(pos);
+    if (k === 0x2c) {
+      pos++;
+      skipWs();
+      k = src.charCodeAt(pos);
+      continue;
+    }
+    if (k === 0x7d) {
+      pos++;
+      return out;
+    }
+    if (k === 0x5d) fail('state-mismatch');
+    return unexpected();
+  }
+}
+
+/**
+ * parseArray, but each element is decoded and dropped, only its position kept: the array is a
+ * LazyArray over the text. The checks (and so the errors) are parseArray's, element by element.
+ */
+function parseLazyArray(depth: number): Value[] {
+  if (depth > MAX_DEPTH) fail('depth');
+  const text = src;
+  pos++;
+  skipWs();
+  const starts: number[] = [];
+  let c = src.charCodeAt(pos);
+  if (c === 0x5d) {
+    pos++;
+    return [];
+  }
+  if (c === 0x7d) fail('state-mismatch');
+  for (;;) {
+    starts.push(pos);
+    parseValue(depth);
+    skipWs();
+    c = src.charCodeAt(pos);
+    if (c === 0x2c) {
+      pos++;
+      skipWs();
+      continue;
+    }
+    if (c === 0x5d) {
+      pos++;
+      return lazyArray(starts.length, (from, to) => decodeElements(text, starts, from, to, depth));
+    }
+    if (c === 0x7d) fail('state-mismatch');
+    return unexpected();
+  }
+}
+
+/** Elements `from`..`to` (exclusive) of a checked array of `text` (response mode). */
+function decodeElements(text: string, starts: readonly number[], from: number, to: number, depth: number): Value[] {
+  // A lazy array may be read while another text is being decoded: keep that decoder's state.
+  const saved = { src, pos, len, configMode };
+  src = text;
+  len = text.length;
+  configMode = false;
+  try {
+    const out: Value[] = [];
+    for (let i = from; i < to; i++) {
+      pos = starts[i]!;
+      out.push(parseValue(depth));
+    }
+    return out;
+  } finally {
+    ({ src, pos, len, configMode } = saved);
   }
 }
 
@@ -377,60 +489,4 @@ function parseNumber(): Value {
   }
   const big = BigInt(src.slice(start, pos));
   return big >= -9007199254740991n && big <= 9007199254740991n ? Number(big) : big;
-}
-
-/**
- * Decodes UTF-8 bytes, dropping invalid byte sequences (spec 01 §3.13 step 1). A genuine
- * U+FFFD in the input is kept; invalid sequences are removed, not replaced.
- */
-export function decodeUtf8Lossy(buf: Uint8Array): string {
-  const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (isUtf8(b)) return b.toString('utf8');
-  const parts: string[] = [];
-  const n = b.length;
-  let runStart = 0;
-  let i = 0;
-  while (i < n) {
-    const x = b[i]!;
-    if (x < 0x80) {
-      i++;
-      continue;
-    }
-    // Expected length and the allowed range of the second byte (Unicode Table 3-7).
-    let need = 0;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (x >= 0xc2 && x <= 0xdf) need = 1;
-    else if (x >= 0xe0 && x <= 0xef) {
-      need = 2;
-      if (x === 0xe0) lo = 0xa0;
-      else if (x === 0xed) hi = 0x9f;
-    } else if (x >= 0xf0 && x <= 0xf4) {
-      need = 3;
-      if (x === 0xf0) lo = 0x90;
-      else if (x === 0xf4) hi = 0x8f;
-    }
-    // Length of the maximal prefix of a well-formed sequence starting at i.
-    let ok = need > 0 ? 1 : 0;
-    if (need > 0) {
-      for (let k = 1; k <= need; k++) {
-        if (i + k >= n) break;
-        const y = b[i + k]!;
-        const min = k === 1 ? lo : 0x80;
-        const max = k === 1 ? hi : 0xbf;
-        if (y < min || y > max) break;
-        ok++;
-      }
-    }
-    if (need > 0 && ok === need + 1) {
-      i += ok;
-      continue;
-    }
-    // Invalid: drop the maximal subpart (at least one byte).
-    if (i > runStart) parts.push(b.toString('utf8', runStart, i));
-    i += Math.max(ok, 1);
-    runStart = i;
-  }
-  if (n > runStart) parts.push(b.toString('utf8', runStart, n));
-  return parts.join('');
 }

@@ -20,8 +20,8 @@ import type { HeapFlags } from '../outputWorker/client.ts';
  * - Young generation: V8 grows the two semi-spaces up to 2 × 64 MiB under our allocation rate,
  *   RSS that holds nothing but garbage. `--semi-space-growth-factor` is read at every growth:
  *   after each GC we stop the growth (factor 1) once both semi-spaces together reach
- *   YOUNG_CAP_BYTES — the young generation of V8's former default `--max-semi-space-size=16` —
- *   and allow it again (factor 2, the default) should V8 ever shrink them.
+ *   YOUNG_CAP_BYTES (8 MiB semi-spaces; 16 MiB ones measured 8–16 MB more RSS at 1M records, see
+ *   docs/performance.md) and allow it again (factor 2, the default) should V8 ever shrink them.
  * - Old generation: V8 lets it grow up to about 4 × the live size before the next full GC. With
  *   a small live heap that headroom fills with short-lived large objects (each response body is
  *   one ~200 KB string that a scavenge may happen to promote), 50 MB and more at 1M records.
@@ -32,16 +32,28 @@ import type { HeapFlags } from '../outputWorker/client.ts';
  *   full GC, those get promoted, and the run settled — in about half of the P1 runs measured — into
  *   ~8 MB of survivors per scavenge and a full GC every ~100 ms: 450–550 ms of main-thread GC
  *   instead of 150–170 ms. `--allocation-site-pretenuring` is read at every such decision.
- * - The output worker's heap: semi-spaces of YOUNG_CAP_BYTES / 2 from its start (see
+ * - The output worker's heap: semi-spaces of WORKER_SEMI_SPACE_MB from its start (see
  *   `HeapFlags.semiSpaceMb`; the growth factor set here would keep its young generation at 1 MiB).
+ * - A full GC of our own when the old generation (large objects included) holds OLD_SLACK_BYTES
+ *   more than after the last full GC (`collectWhenGrown`). V8 starts marking near its limit, but
+ *   marks concurrently on a helper thread; with both cores busy (the worker, the API, other
+ *   processes) the marking lags and the page texts of ~140 KB each — large objects, promoted
+ *   whenever a scavenge meets one while it is decoded — piled up to 8–40 MB before the marking
+ *   finished (P2, 1M records, depending on the machine's load). One full GC of the ~10 MB live
+ *   heap takes ~5–10 ms; P1 (100k records) runs a few, P2 some tens: no CPU difference we could
+ *   measure (P1, interleaved, docs/performance.md), 4–6 MB less peak RSS than at 8 MB.
  *
  * These flags are part of the hash V8 checks a code cache against, and a new thread reads it:
  * with them set, a worker rejected Node's built-in code cache and compiled Node's own modules
  * from source (~90 ms to start instead of ~48). They are set back to V8's defaults while an
  * output worker starts (`suspend`), and again once it has loaded.
  */
-const YOUNG_CAP_BYTES = 32 * 1024 * 1024;
+const YOUNG_CAP_BYTES = 16 * 1024 * 1024;
 const HEAP_GROWING_PERCENT = 25;
+/** Semi-spaces of the output worker's heap (its young generation: two of them). */
+const WORKER_SEMI_SPACE_MB = 2;
+/** Growth of the old generation since the last full GC at which we run one ourselves. */
+const OLD_SLACK_BYTES = 2 * 1024 * 1024;
 /** `node --v8-options` of Node 24: 0 = V8 picks the growing factor itself. */
 const V8_DEFAULT_HEAP_GROWING_PERCENT = 0;
 
@@ -60,8 +72,11 @@ export function tuneHeap(): HeapFlags {
     v8.setFlagsFromString('--no-allocation-site-pretenuring');
     setGrowth();
   };
+  const collect = collectWhenGrown();
   const check = (): void => {
-    const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    const spaces = v8.getHeapSpaceStatistics();
+    collect(spaces);
+    const young = spaces.find((s) => s.space_name === 'new_space');
     if (young === undefined) return;
     const full = young.space_size >= YOUNG_CAP_BYTES;
     if (full !== growing) return;
@@ -83,5 +98,38 @@ export function tuneHeap(): HeapFlags {
   };
   apply();
   new PerformanceObserver(check).observe({ entryTypes: ['gc'] });
-  return { semiSpaceMb: YOUNG_CAP_BYTES / 2 / (1024 * 1024), suspend };
+  return { semiSpaceMb: WORKER_SEMI_SPACE_MB, suspend };
+}
+
+/**
+ * After each GC: a full GC when the old generation grew by OLD_SLACK_BYTES since the last one
+ * (see above). V8's `gc()` is taken once, from a context created while `--expose-gc` is set for
+ * that moment only: the flag is part of the code-cache hash (see `suspend`) and stays off.
+ */
+function collectWhenGrown(): (spaces: v8.HeapSpaceInfo[]) => void {
+  let gc: (() => void) | undefined;
+  let settled = -1;
+  const oldBytes = (spaces: v8.HeapSpaceInfo[]): number => {
+    let n = 0;
+    for (const s of spaces) if (s.space_name === 'old_space' || s.space_name === 'large_object_space') n += s.space_used_size;
+    return n;
+  };
+  return (spaces) => {
+    const now = oldBytes(spaces);
+    if (settled < 0 || now < settled) {
+      settled = now;
+      return;
+    }
+    if (now - settled < OLD_SLACK_BYTES) return;
+    if (gc === undefined) {
+      v8.setFlagsFromString('--expose-gc');
+      try {
+        gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
+      } finally {
+        v8.setFlagsFromString('--no-expose-gc');
+      }
+    }
+    gc();
+    settled = oldBytes(v8.getHeapSpaceStatistics());
+  };
 }

@@ -8,9 +8,8 @@
  */
 import type { Duplex } from 'node:stream';
 import type { Client, ConnectConfig } from 'ssh2';
-import type { Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
-import { sshProxyConfig, type SshProxyConfig } from './config.ts';
+import type { SshProxyConfig } from '../config/sshOptions.ts';
 import { SshTunnelError } from '../errors/SshTunnelError.ts';
 
 export interface SshTunnel {
@@ -290,11 +289,10 @@ function endClient(client: Client): Promise<void> {
 }
 
 /**
- * Creates the tunnel of a run from `parameters.sshProxy`; nothing is opened until the first
+ * Creates the tunnel of a run from `parameters.sshProxy` (parsed by `src/config/sshOptions.ts`); nothing is opened until the first
  * connection. Key presence was checked up front (01 §2.4 S1); an empty key fails at opening.
  */
-export function createSshTunnel(section: Value | undefined, logger: Logger, options: SshTunnelOptions = {}): SshTunnel {
-  const config = sshProxyConfig(section);
+export function createSshTunnel(config: SshProxyConfig, logger: Logger, options: SshTunnelOptions = {}): SshTunnel {
   if (config.privateKey !== '') logger.secrets.add(config.privateKey);
   return new Tunnel(config, logger, options);
 }

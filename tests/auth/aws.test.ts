@@ -5,7 +5,8 @@ import { member } from '../../src/php/value.ts';
 import { startMockServer } from '../../src/mock-server/server.ts';
 import { describe, it } from 'node:test';
 import { UserError } from '../../src/errors/UserError.ts';
-import { amzDate, awsSignerFromParameters, createAwsSigner, signRequest } from '../../src/auth/awsSignature.ts';
+import { amzDate, createAwsSigner, signRequest } from '../../src/auth/awsSignature.ts';
+import { awsCredentialsFrom, awsCredentialsOf } from '../../src/config/authOptions.ts';
 import { HeaderList } from '../../src/http/headers.ts';
 import type { PreparedRequest } from '../../src/http/prepared.ts';
 import { cfg, harness, header, line, startServer } from './helpers.ts';
@@ -57,7 +58,7 @@ describe('AWS Signature V4', () => {
     for (const key of ['accessKeyId', '#secretKey', 'serviceName', 'regionName']) {
       const creds = { accessKeyId: 'a', '#secretKey': 's', serviceName: 'execute-api', regionName: 'eu-west-1', [key]: '' };
       assert.throws(
-        () => createAwsSigner(cfg(creds), Date.now),
+        () => createAwsSigner(awsCredentialsFrom(cfg(creds)), Date.now),
         (e: Error) => {
           assert.ok(e instanceof UserError);
           assert.equal(e.message, `Option "${key}" under "parameters.aws.signature.credentials" cannot be empty.`);
@@ -65,11 +66,10 @@ describe('AWS Signature V4', () => {
         },
       );
     }
-    assert.equal(awsSignerFromParameters(cfg({ aws: { signature: { credentials: {} } } }), Date.now), undefined);
+    assert.equal(awsCredentialsOf(cfg({ aws: { signature: { credentials: {} } } })), undefined);
     assert.ok(
-      awsSignerFromParameters(
+      awsCredentialsOf(
         cfg({ aws: { signature: { credentials: { accessKeyId: 'a', '#secretKey': 's', serviceName: 'x', regionName: 'y' } } } }),
-        Date.now,
       ),
     );
   });
@@ -77,7 +77,7 @@ describe('AWS Signature V4', () => {
   it('signs every request last (login included), replacing the auth Authorization and re-encoding the query', async () => {
     const server = await startServer((r) => (r.target.startsWith('/login') ? { body: '{"t":"tok"}' } : {}));
     const signer = createAwsSigner(
-      cfg({ accessKeyId: 'AKID', '#secretKey': 'secret', serviceName: 'execute-api', regionName: 'eu-central-1' }),
+      awsCredentialsFrom(cfg({ accessKeyId: 'AKID', '#secretKey': 'secret', serviceName: 'execute-api', regionName: 'eu-central-1' })),
       () => SUITE_TIME,
     );
     const h = harness({
@@ -115,8 +115,9 @@ it('143-aws-signature-request: the replay server accepts the signed request', {
 }, async () => {
   const config = decodeJson(fs.readFileSync(EXAMPLE_143, 'utf8'), 'config');
   const parameters = member(config, 'parameters');
-  const signer = awsSignerFromParameters(parameters, () => SUITE_TIME);
-  assert.ok(signer);
+  const keys = awsCredentialsOf(parameters);
+  assert.ok(keys);
+  const signer = createAwsSigner(keys, () => SUITE_TIME);
   const server = await startMockServer({ dir: '/work/shared/conformance/examples' });
   const h = harness({ baseUrl: `${server.url}/143-aws-signature-request/`, signer });
   try {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createAwsSigner } from '../../src/auth/awsSignature.ts';
+import { awsCredentialsFrom } from '../../src/config/authOptions.ts';
 import { rawurlencode, urlencode } from '../../src/php/urlEncoding.ts';
 import { cfg, harness, startServer, type HarnessOptions } from './helpers.ts';
 
@@ -82,7 +83,10 @@ it('debug logs never contain secrets, for every auth type', async () => {
   };
   try {
     for (const [type, options] of Object.entries(cases)) {
-      const signer = createAwsSigner(cfg({ accessKeyId: 'AKID', '#secretKey': SECRETS.aws, serviceName: 's', regionName: 'r' }), Date.now);
+      const signer = createAwsSigner(
+        awsCredentialsFrom(cfg({ accessKeyId: 'AKID', '#secretKey': SECRETS.aws, serviceName: 's', regionName: 'r' })),
+        Date.now,
+      );
       const h = harness({
         baseUrl: `${server.url}/api/`,
         ...options,

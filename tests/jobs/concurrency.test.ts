@@ -79,7 +79,10 @@ const normalise = (lines: string[]): string[] =>
       l
         .replace(/^\[[^\]]*\] /, '')
         .replace(/127\.0\.0\.1:\d+/g, 'HOST')
-        .replace(/ge-test-\w+/g, 'DIR'),
+        .replace(/ge-test-\w+/g, 'DIR')
+        // Response times and the run's duration differ from run to run.
+        .replace(/ in [\d,]+ ms\b/g, ' in N ms')
+        .replace(/, [\d.]+ s\. \{(.*)"durationMs":\d+\}/, ', N s. {$1"durationMs":N}'),
     );
 
 function assertSameRun(par: Outcome, seq: Outcome): void {

@@ -82,7 +82,15 @@ const normalise = (lines: string[]): string[] =>
       l
         .replace(/^\[[^\]]*\] /, '')
         .replace(/127\.0\.0\.1:\d+/g, 'HOST')
-        .replace(/ge-test-\w+/g, 'DIR'),
+        .replace(/ge-test-\w+/g, 'DIR')
+        // Response times and the run's duration differ from run to run.
+        .replace(/ in [\d,]+ ms\b/g, ' in N ms')
+        .replace(/, [\d.]+ s\. \{(.*)"durationMs":\d+\}/, ', N s. {$1"durationMs":N}')
+        // The summary counts every request sent and byte received, the pages past the end included.
+        .replace(/Summary: \d+ requests/, 'Summary: N requests')
+        .replace(/"requests":\d+/, '"requests":N')
+        .replace(/, [\d.]+ \w*B received/, ', N received')
+        .replace(/"bytes":\d+/, '"bytes":N'),
     );
 
 /** Same effects; the prefetching run's extra requests are pages past the last one, at most `perInstance` × instances. */

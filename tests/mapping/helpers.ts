@@ -12,7 +12,7 @@ import { phpString } from '../../src/php/stringConversion.ts';
 import { csvLine } from '../../src/output/csv.ts';
 import type { TableSink, TableWriter } from '../../src/output/tableSink.ts';
 import { createAutoParser, type AutoParser } from '../../src/mapping/auto/index.ts';
-import { effectiveCompatLevel } from '../../src/mapping/auto/compatLevel.ts';
+import { compatLevelOf } from '../../src/config/outputOptions.ts';
 import type { OutputOffloadStarter } from '../../src/mapping/auto/outputOffload.ts';
 import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
 import { lookupStrict, NOT_FOUND } from '../../src/php/pathLookup.ts';
@@ -128,8 +128,8 @@ export async function runExample(name: string, options: { outputOffload?: Output
   const state = fs.existsSync(statePath) ? decodeJson(fs.readFileSync(statePath, 'utf8'), 'config') : undefined;
   const logger = testLogger();
   const spoolDir = tmpSpoolDir();
-  const parser = createAutoParser({ state, compatLevel: cfg.get('compatLevel'), spoolDir, logger, ...options });
-  const compat = effectiveCompatLevel(cfg.get('compatLevel'));
+  const parser = createAutoParser({ state, compatLevel: compatLevelOf(cfg.get('compatLevel')), spoolDir, logger, ...options });
+  const compat = compatLevelOf(cfg.get('compatLevel'));
   const userData = cfg.get('userData');
 
   const runJob = (job: PhpArray, endpoint: string, parentColumns: Map<string, Value>): void => {

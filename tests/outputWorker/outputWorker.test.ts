@@ -34,7 +34,7 @@ async function output(batches: Batch[], mode: OutputWorkerMode, script: URL = CL
   const logger = testLogger();
   const spoolDir = tmpSpoolDir();
   const outputOffload = outputWorkerOffload(mode, { script });
-  const p = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir, logger, ...(outputOffload ? { outputOffload } : {}) });
+  const p = createAutoParser({ state: undefined, compatLevel: 3, spoolDir, logger, ...(outputOffload ? { outputOffload } : {}) });
   try {
     for (const [json, dt, pc] of batches) p.addBatch(decodeJson(json, 'response') as Value[], dt, new Map(pc ?? []));
     const sink = new MemorySink();

@@ -198,7 +198,11 @@ describe('retries suffice: output byte-identical to the fault-free run', () => {
       );
       const retryLines = r.lines.filter((l) => l.includes('Http request failed, retrying in'));
       assert.equal(retryLines.length, faulty.length * MAX_RETRIES);
-      assert.match(strip(retryLines[0]), /^logger\.DEBUG: Http request failed, retrying in \d+\.\d seconds \[1x\]\. \{"http_code":/);
+      // At WARNING (visible without debug): the request, the reason, the attempt and the wait.
+      assert.match(
+        strip(retryLines[0]),
+        /^logger\.WARNING: Http request failed, retrying in \d+\.\d seconds \[1x\]\. GET http:\/\/127\.0\.0\.1:\d+\/api\/\S+: .+ \(attempt 1 of 3\)\. \{"http_code":/,
+      );
       cleanup(r);
     });
   }
@@ -251,7 +255,7 @@ describe('retries exhausted: exit 1, which request, how, how many attempts, noth
     });
   }
 
-  test('non-debug runs show the same final error (and no retry lines)', async () => {
+  test('non-debug runs show the same final error, and the retries at WARNING', async () => {
     const s = await server((q, res) => (q.target === FAILING ? sendJson(res, 503, { error: 'down' }) : answer(q, res)));
     const r = await runWith(config(`${s.url}/api/`, false));
     const error = assertFailed(r, 1, '503 without debug');
@@ -259,7 +263,9 @@ describe('retries exhausted: exit 1, which request, how, how many attempts, noth
       error,
       /\[503\] Server error: `GET http:\/\/127\.0\.0\.1:\d+\/api\/users\/3\/orders\?page=1&limit=2` resulted in a `503 Service Unavailable` response: \{"error":"down"\} {2}\{"body":\{"error":"down"\},"attempts":3\} \[\]$/,
     );
-    assert.ok(!r.lines.some((l) => l.includes('retrying')));
+    const retries = r.lines.filter((l) => l.includes('retrying'));
+    assert.equal(retries.length, 2);
+    assert.ok(retries.every((l) => l.includes('logger.WARNING: ') && l.includes(': HTTP 503 Service Unavailable (attempt ')));
     cleanup(r);
   });
 

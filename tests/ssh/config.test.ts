@@ -1,7 +1,8 @@
 /** Reading `parameters.sshProxy` and the ssh-like failure texts (spec 01 §6.1). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeOpenError, sshProxyConfig } from '../../src/ssh/index.ts';
+import { sshProxyConfig } from '../../src/config/sshOptions.ts';
+import { describeOpenError } from '../../src/ssh/index.ts';
 import { cfg } from '../auth/helpers.ts';
 
 test('port is converted to an integer; an empty key reads as empty', () => {

@@ -17,6 +17,7 @@ import type { PreparedRequest } from '../../src/http/prepared.ts';
 import { DEFAULT_RETRY } from '../../src/http/retry.ts';
 import { Transport } from '../../src/http/transport.ts';
 import { createLogger } from '../../src/logging/logger.ts';
+import { sshProxyConfig } from '../../src/config/sshOptions.ts';
 import { createSshTunnel, SshTunnelError, type SshTunnel, type SshTunnelOptions } from '../../src/ssh/index.ts';
 import { cfg } from '../auth/helpers.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
@@ -38,7 +39,7 @@ interface Setup {
 function setup(section: Record<string, unknown>, options: SshTunnelOptions = FAST, maxRetries = 2): Setup {
   const lines: string[] = [];
   const logger = createLogger({ write: (l) => lines.push(l) });
-  const tunnel = createSshTunnel(cfg(section), logger, options);
+  const tunnel = createSshTunnel(sshProxyConfig(cfg(section)), logger, options);
   const transport = new Transport({ connectTimeoutMs: 10_000, requestTimeoutMs: 10_000, connect: tunnel.connect });
   const client = new HttpClient({
     transport,
@@ -190,7 +191,7 @@ describe('SSH tunnel through a real sshd', { skip: unavailable ?? false, timeout
     const port = (server.address() as net.AddressInfo).port;
     const lines: string[] = [];
     const logger = createLogger({ write: (l) => lines.push(l) });
-    const tunnel = createSshTunnel(cfg(section()), logger, FAST);
+    const tunnel = createSshTunnel(sshProxyConfig(cfg(section())), logger, FAST);
     const transport = new Transport({ connectTimeoutMs: 5000, requestTimeoutMs: 5000, ca: cert, connect: tunnel.connect });
     const client = new HttpClient({ transport, retry: { ...DEFAULT_RETRY, maxRetries: 0 }, logger, beforeRetry: tunnel.beforeRetry });
     try {

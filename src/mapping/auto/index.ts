@@ -7,7 +7,6 @@
  * handed in by whoever creates the parser, fed by offloadFeed.ts.
  */
 import { type Value, isEmpty, isMap } from '../../php/value.ts';
-import { effectiveCompatLevel } from './compatLevel.ts';
 import type { TableSink } from '../../output/tableSink.ts';
 import { Spool, type SpoolOptions } from '../../spool/spool.ts';
 import { Structure, currentStructureVersion } from './structure.ts';
@@ -49,8 +48,8 @@ export interface AutoParser {
 export interface AutoParserOptions {
   /** The whole input state object (PhpArray), if any. */
   state: Value | undefined;
-  /** `config.compatLevel` as configured (raw). */
-  compatLevel: Value | undefined;
+  /** The effective compatibility level (`compatLevelOf` in src/config/outputOptions.ts): 1 = legacy parser. */
+  compatLevel: number;
   spoolDir: string;
   logger: AutoParserLogger;
   /** The parser of an earlier configuration of this run: its structure is carried over (04 §8). */
@@ -187,7 +186,7 @@ class LegacyAutoParser extends SpooledAutoParser implements AutoParser {
 
 /** Chooses the mode (04 §3), loads the structure and logs the mode warnings. */
 export function createAutoParser(options: AutoParserOptions): AutoParser {
-  const level = effectiveCompatLevel(options.compatLevel);
+  const level = options.compatLevel;
   let struct: Value | undefined;
   let version: Value | undefined;
   if (options.inherit) {

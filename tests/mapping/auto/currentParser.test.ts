@@ -1,3 +1,4 @@
+import { compatLevelOf } from '../../../src/config/outputOptions.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -17,7 +18,7 @@ const rec = (json: string) => decodeJson(json, 'response') as Value[];
 const link = (clean: string, json: string, outer = '') => clean + '_' + md5Hex(phpSerialize(decodeJson(json, 'response')) + outer);
 
 function parser(compat?: Value): AutoParser {
-  return createAutoParser({ state: undefined, compatLevel: compat, spoolDir: tmpSpoolDir(), logger: testLogger() });
+  return createAutoParser({ state: undefined, compatLevel: compatLevelOf(compat), spoolDir: tmpSpoolDir(), logger: testLogger() });
 }
 
 async function run(batches: [string, string, Map<string, Value>?][], compat?: Value): Promise<{ sink: MemorySink; p: AutoParser }> {
@@ -172,7 +173,7 @@ test('lists inside nested objects link with the outer hash; two sanitised names 
 
 test('nested lists become JSON cells, in root and child lists (04 §4.8)', async () => {
   const logger = testLogger();
-  const p = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir: tmpSpoolDir(), logger });
+  const p = createAutoParser({ state: undefined, compatLevel: 3, spoolDir: tmpSpoolDir(), logger });
   p.addBatch(rec('[{"v":[[1,2],[3,{"a":1.5}]]}]'), 'r', new Map());
   p.addBatch(rec('[[1,"x/y"]]'), 'rows', new Map());
   const sink = new MemorySink();

@@ -50,7 +50,7 @@ async function tables(
   const logger = testLogger();
   const p = createAutoParser({
     state: undefined,
-    compatLevel: undefined,
+    compatLevel: 3,
     spoolDir,
     logger,
     ...(starter ? { outputOffload: starter } : {}),

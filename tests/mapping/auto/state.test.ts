@@ -1,3 +1,4 @@
+import { compatLevelOf } from '../../../src/config/outputOptions.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pjson } from '../../../src/php/jsonEncode.ts';
@@ -43,7 +44,7 @@ test('063: node attribute order and list nodes in the state (04 §8)', async () 
 });
 
 test('no records at all: {"data":[],"parent_aliases":[]}', async () => {
-  const p = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() });
+  const p = createAutoParser({ state: undefined, compatLevel: 3, spoolDir: tmpSpoolDir(), logger: testLogger() });
   p.addBatch([], 'users', new Map());
   await p.writeTables(new MemorySink());
   assert.equal(stateText(p.stateEntries()), '"json_parser.struct":{"data":[],"parent_aliases":[]},"json_parser.structVersion":3');
@@ -65,7 +66,7 @@ test('mode choice and warnings (04 §3)', async () => {
     const logger = testLogger();
     const p = createAutoParser({
       state: state === undefined ? undefined : decodeJson(state, 'config'),
-      compatLevel: compat,
+      compatLevel: compatLevelOf(compat),
       spoolDir: tmpSpoolDir(),
       logger,
     });
@@ -92,21 +93,21 @@ test('mode choice and warnings (04 §3)', async () => {
 test('invalid current structure in the state fails', async () => {
   const bad = '{"json_parser.struct":{"data":{"_u":{"[]":{"nodeType":"weird"},"nodeType":"array"}}},"json_parser.structVersion":3}';
   assert.throws(() =>
-    createAutoParser({ state: decodeJson(bad, 'config'), compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() }),
+    createAutoParser({ state: decodeJson(bad, 'config'), compatLevel: 3, spoolDir: tmpSpoolDir(), logger: testLogger() }),
   );
   const noItems = '{"json_parser.struct":{"data":{"_u":{"nodeType":"array"}}},"json_parser.structVersion":3}';
   assert.throws(() =>
-    createAutoParser({ state: decodeJson(noItems, 'config'), compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() }),
+    createAutoParser({ state: decodeJson(noItems, 'config'), compatLevel: 3, spoolDir: tmpSpoolDir(), logger: testLogger() }),
   );
 });
 
 test('inherit: a later parser starts from the accumulated structure and aliases', async () => {
   const logger = testLogger();
-  const first = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir: tmpSpoolDir(), logger });
+  const first = createAutoParser({ state: undefined, compatLevel: 3, spoolDir: tmpSpoolDir(), logger });
   const rec = decodeJson('[{"id":1,"tag":"x"}]', 'response') as Value[];
   first.addBatch(rec, 'users', new Map<string, Value>([['tag', 'dev']]));
   await first.writeTables(new MemorySink());
-  const second = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir: tmpSpoolDir(), logger, inherit: first });
+  const second = createAutoParser({ state: undefined, compatLevel: 3, spoolDir: tmpSpoolDir(), logger, inherit: first });
   second.addBatch(decodeJson('[{"name":"a","id":2}]', 'response') as Value[], 'users', new Map<string, Value>([['tag', 'dev']]));
   const sink = new MemorySink();
   await second.writeTables(sink);
@@ -117,7 +118,7 @@ test('inherit: a later parser starts from the accumulated structure and aliases'
 
 test('parent aliases of keys 0, 1 … (renumbered userData keys) are saved as a JSON list and load again', async () => {
   const state = '{"json_parser.struct":{"data":[],"parent_aliases":["0_u0"]},"json_parser.structVersion":3}';
-  const p = createAutoParser({ state: decodeJson(state, 'config'), compatLevel: undefined, spoolDir: tmpSpoolDir(), logger: testLogger() });
+  const p = createAutoParser({ state: decodeJson(state, 'config'), compatLevel: 3, spoolDir: tmpSpoolDir(), logger: testLogger() });
   p.addBatch(decodeJson('[{"a":1}]', 'response') as Value[], 'u', new Map<string, Value>([['0', 'x']]));
   const sink = new MemorySink();
   await p.writeTables(sink);

@@ -3,6 +3,7 @@
  * conformance examples (dataField / auto-detection per 03 §3.2–§3.3, child jobs with path
  * placeholders and `parent_<path>` columns per 03 §4.4/§4.7), rendering with `csvLine`.
  */
+import { compatLevelOf } from '../../../src/config/outputOptions.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,7 +74,8 @@ export async function runExample(num: string, options: RunOptions = {}): Promise
   const apiDir = path.join(EXAMPLES, basePath.split('/')[1]!);
   const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'user-mapping-test-'));
   const logger = { warning: () => {}, debug: () => {} };
-  const auto = options.auto ?? createAutoParser({ state: undefined, compatLevel: config.get('compatLevel'), spoolDir, logger });
+  const auto =
+    options.auto ?? createAutoParser({ state: undefined, compatLevel: compatLevelOf(config.get('compatLevel')), spoolDir, logger });
   const sink = new MemorySink();
   const router = new MappingRouter({ mappings: config.get('mappings'), auto, sink, spoolDir });
 

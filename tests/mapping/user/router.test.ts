@@ -178,7 +178,7 @@ describe('with the real automatic parser', () => {
   it('unmapped dataTypes become automatic tables in the same sink, after the mapper tables', async () => {
     const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-auto-'));
     try {
-      const auto = createAutoParser({ state: undefined, compatLevel: undefined, spoolDir, logger: { warning: () => {}, debug: () => {} } });
+      const auto = createAutoParser({ state: undefined, compatLevel: 3, spoolDir, logger: { warning: () => {}, debug: () => {} } });
       const sink = new MemorySink();
       const router = new MappingRouter({
         mappings: cfg(`{"users": {"id": {"mapping": {"destination": "id", "primaryKey": true}}}}`),

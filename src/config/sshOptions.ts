@@ -1,4 +1,7 @@
-/** `parameters.sshProxy` (spec 01 §6.1): host, port, user, #privateKey. */
+/**
+ * `parameters.sshProxy` (spec 01 §6.1) parsed once: host, port, user, #privateKey, read as the
+ * reference reads them. The tunnel (`src/ssh/`) receives the result.
+ */
 import { isEmpty, member, PhpFloat, type Value } from '../php/value.ts';
 import { phpString } from '../php/stringConversion.ts';
 
@@ -32,4 +35,10 @@ export function sshProxyConfig(section: Value | undefined): SshProxyConfig {
     user: phpString(member(section, 'user')),
     privateKey: isEmpty(key) ? '' : phpString(key),
   };
+}
+
+/** The SSH proxy of a run: `parameters.sshProxy` when present and not null, else none. */
+export function sshProxyOf(parameters: Value | undefined): SshProxyConfig | undefined {
+  const section = member(parameters, 'sshProxy');
+  return section === undefined || section === null ? undefined : sshProxyConfig(section);
 }

@@ -1,0 +1,178 @@
+/**
+ * The typed configuration parsed once (src/config/outputOptions.ts, jobTree.ts): each of the
+ * reference's ways of reading a value, and agreement with the consumers that still read the raw
+ * value (the page loop's record extraction).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseAuthentication, type AuthOptions } from '../../src/config/authOptions.ts';
+import { dataFieldOf, jobTree } from '../../src/config/jobTree.ts';
+import { bucketOf, compatLevelOf, incrementalOutputOf, outputOptionsOf } from '../../src/config/outputOptions.ts';
+import { extractRecords } from '../../src/jobs/records.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { decodeJson } from '../../src/php/jsonDecode.ts';
+import type { PhpArray, Value } from '../../src/php/value.ts';
+
+const cfg = (json: string): Value => decodeJson(json, 'config');
+
+describe('output options', () => {
+  it('incrementalOutput: PHP-empty is false, true is true, any other value is invalid (the reference crashes writing manifests)', () => {
+    for (const v of ['null', 'false', '0', '""', '"0"', '[]']) assert.equal(incrementalOutputOf(cfg(v)), false, v);
+    assert.equal(incrementalOutputOf(undefined), false);
+    assert.equal(incrementalOutputOf(true), true);
+    for (const v of ['"true"', '1', '"yes"', '[1]']) assert.equal(incrementalOutputOf(cfg(v)), 'invalid', v);
+  });
+
+  it('compatLevel: PHP-empty is 3, else PHP (int)', () => {
+    for (const [v, level] of [
+      ['null', 3],
+      ['""', 3],
+      ['"0"', 3],
+      ['0', 3],
+      ['1', 1],
+      ['"2"', 2],
+      ['1.9', 1],
+      ['"abc"', 0],
+      ['"2abc"', 2],
+    ] as const) {
+      assert.equal(compatLevelOf(cfg(v)), level, v);
+    }
+  });
+
+  it('bucket: outputBucket, else ex-api-<api name>-<id>, else none; "0" is PHP-empty', () => {
+    const of = (json: string, name = 'generic') => bucketOf(outputOptionsOf(cfg(json) as PhpArray), name);
+    assert.equal(of('{"outputBucket": "b", "id": "x"}'), 'b');
+    assert.equal(of('{"outputBucket": "0", "id": 7}', 'api'), 'ex-api-api-7');
+    assert.equal(of('{"outputBucket": "", "id": "0"}'), null);
+    assert.equal(of('{"outputBucket": 12}'), '12');
+  });
+
+  it('mappings: PHP-empty reads as none; debug by PHP truthiness', () => {
+    const o = outputOptionsOf(cfg('{"mappings": [], "debug": "0"}') as PhpArray);
+    assert.equal(o.mappings, undefined);
+    assert.equal(o.debug, false);
+    assert.equal(outputOptionsOf(cfg('{"debug": "yes"}') as PhpArray).debug, true);
+  });
+});
+
+describe('job tree', () => {
+  it('dataType: a PHP-non-empty dataType as text, else the endpoint template when a string, else ""', () => {
+    const [a, b, c, d] = jobTree(
+      cfg(
+        '[{"endpoint": "users", "dataType": "0"}, {"endpoint": "u/{id}", "dataType": 5}, {"endpoint": 7}, {"endpoint": "x", "dataType": "t"}]',
+      ),
+      'parameters.config',
+    );
+    assert.deepEqual([a!.dataType, b!.dataType, c!.dataType, d!.dataType], ['users', '5', '', 't']);
+    assert.equal(c!.endpoint, '7');
+  });
+
+  it('recursionFilter and responseFilter as the page loop reads them', () => {
+    const [job] = jobTree(cfg('[{"endpoint": "a", "recursionFilter": "0", "children": [{"endpoint": "b", "recursionFilter": 5}]}]'), 'p');
+    assert.equal(job!.recursionFilter, undefined);
+    assert.equal(job!.children[0]!.recursionFilter, '5');
+    assert.equal(job!.children[0]!.path, 'p.jobs[0].children[0]');
+    assert.equal(job!.responseFilter, null);
+  });
+
+  it('dataField: each form reads as the record extraction reads the raw value', () => {
+    const response = decodeJson('{"a": {"b": [{"id": 1}]}, "1": [{"id": 2}], "c/d": [{"id": 3}], "items": [{"id": 4}]}', 'response');
+    const logger = createLogger({ write: () => {} });
+    const cases = [
+      'null',
+      '""',
+      '"0"',
+      '"a.b"',
+      '1',
+      '{"path": "a.b"}',
+      '{"path": "a/b", "delimiter": "/"}',
+      '{"path": "a.b", "delimiter": ""}',
+      '["a.b"]',
+      '{"path": ""}',
+      '{"delimiter": "/"}',
+    ];
+    const outcome = (dataField: Value | undefined): Value[] | string => {
+      try {
+        return extractRecords(response, dataField, 'e', logger);
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    for (const text of cases) {
+      const raw = cfg(text);
+      const parsed = dataFieldOf(raw);
+      const viaRaw = outcome(raw);
+      if (parsed.kind === 'missingPath') assert.equal(viaRaw, "'dataField.path' must be set!", text);
+      else if (parsed.kind === 'auto') assert.deepEqual(viaRaw, outcome(undefined), text);
+      else assert.deepEqual(viaRaw, outcome(cfg(JSON.stringify({ path: parsed.path, delimiter: parsed.delimiter }))), text);
+    }
+    assert.deepEqual(dataFieldOf(cfg('1')), { kind: 'path', path: '1', delimiter: '.' });
+    assert.deepEqual(dataFieldOf(cfg('{"path": "a/b", "delimiter": "/"}')), { kind: 'path', path: 'a/b', delimiter: '/' });
+    assert.deepEqual(dataFieldOf(cfg('{"path": "0"}')), { kind: 'missingPath' });
+  });
+});
+
+describe('authentication options', () => {
+  const parse = (
+    authentication: string,
+    extra: { legacyQuery?: string; attributes?: string } = {},
+  ): { options: AuthOptions; lines: string[] } => {
+    const lines: string[] = [];
+    const logger = createLogger({ write: (l) => lines.push(l) });
+    logger.setLevel('debug');
+    const options = parseAuthentication({
+      authentication: cfg(authentication),
+      legacyQuery: extra.legacyQuery === undefined ? undefined : cfg(extra.legacyQuery),
+      attributes: cfg(extra.attributes ?? '{}'),
+      oauthCredentials: undefined,
+      logger,
+    });
+    return { options, lines };
+  };
+  const login = (expires: string) => {
+    const { options } = parse(`{"type": "login", "loginRequest": {"endpoint": "login"}, "expires": ${expires}}`);
+    assert.equal(options.type, 'login');
+    return options.type === 'login' ? options.login : undefined;
+  };
+
+  it('a PHP-empty type is no authentication', () => {
+    for (const t of ['""', '"0"', '0', 'null']) assert.equal(parse(`{"type": ${t}}`).options.type, 'none', t);
+  });
+
+  it('login expires: numbers and numeric strings are seconds ((int) cast); "5 " and true pass the check but never expire', () => {
+    assert.deepEqual(login('3600')!.expires, { kind: 'seconds', seconds: 3600 });
+    assert.deepEqual(login('" 60"')!.expires, { kind: 'seconds', seconds: 60 });
+    assert.deepEqual(login('"0"')!.expires, { kind: 'seconds', seconds: 0 });
+    assert.deepEqual(login('"5 "')!.expires, { kind: 'never' });
+    assert.deepEqual(login('true')!.expires, { kind: 'never' });
+    assert.deepEqual(login('null')!.expires, { kind: 'never' });
+    assert.deepEqual(login('{"response": "exp", "relative": "1"}')!.expires, { kind: 'response', path: 'exp', relative: true });
+    assert.throws(() => login('"1.5"'), /The 'expires' attribute must be either an integer or an array/);
+  });
+
+  it('login format: PHP-empty is json; anything but json/text is an error', () => {
+    assert.equal(login('null')!.format, 'json');
+    assert.throws(
+      () => parse('{"type": "login", "format": "xml", "loginRequest": {"endpoint": "l"}}'),
+      /'format' must be either 'json' or 'text'\./,
+    );
+  });
+
+  it('query: legacy api.query when authentication.query is PHP-empty, with the deprecation line', () => {
+    const { options, lines } = parse('{"type": "query", "query": []}', { legacyQuery: '{"k": "v"}' });
+    assert.equal(options.type, 'query');
+    assert.equal(options.type === 'query' ? options.configPath : '', 'parameters.api.query');
+    assert.ok(lines.some((l) => l.includes("Using 'api.query' is deprecated")));
+  });
+
+  it('basic: the plain key wins when PHP-non-empty, else the # key', () => {
+    const { options } = parse('{"type": "basic"}', {
+      attributes: '{"username": "0", "#username": "u", "password": "p", "#password": "q"}',
+    });
+    assert.deepEqual(options, { type: 'basic', username: 'u', password: 'p' });
+  });
+
+  it('an unknown type lists the known ones', () => {
+    assert.throws(() => parse('{"type": "bearer"}'), /Unknown authorization type 'bearer'\./);
+  });
+});
