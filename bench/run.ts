@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: bounded benchmark of the built extractor (dist/cli.js) against a local API
  * (bench/server.ts, its own process, 127.0.0.1). Every measured program runs as a child process;
- * wall time is measured from spawn to exit, peak RSS is the process's own maxRSS (bench/maxrss.ts).
+ * wall time is measured from spawn to exit, peak RSS is the process's own maxRSS (bench/maxrss.mjs).
  *
  *   P1 throughput  200 pages × 500 nested records, offset pagination: extractor vs floor
  *                  (bench/floor.ts: keep-alive fetch + JSON.parse of the same pages). Median of 5,
@@ -49,7 +49,7 @@ function measure(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measured>
   const rssFile = path.join(os.tmpdir(), `bench-rss-${process.pid}-${Math.random().toString(16).slice(2)}`);
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(node, ['--import', path.join(root, 'bench', 'maxrss.ts'), ...args], {
+    const child = spawn(node, ['--import', path.join(root, 'bench', 'maxrss.mjs'), ...args], {
       cwd: root,
       env: { ...process.env, ...env, BENCH_RSS_FILE: rssFile },
       stdio: ['ignore', 'pipe', 'inherit'],

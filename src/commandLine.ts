@@ -50,7 +50,8 @@ export function parseCommandLine(args: readonly string[]): Command {
   try {
     parsed = parse(args);
   } catch (e) {
-    return { kind: 'error', message: (e as Error).message };
+    // Node's hint about '--' does not apply: no command takes a positional argument starting with '-'.
+    return { kind: 'error', message: (e as Error).message.replace(/\. To specify a positional argument.*$/s, '.') };
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };

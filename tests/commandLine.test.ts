@@ -81,7 +81,7 @@ describe('the command line', () => {
     assert.equal(parseCommandLine(['--max-pages', '0']).kind, 'error');
     assert.equal(parseCommandLine(['--max-pages', 'x']).kind, 'error');
     assert.equal(parseCommandLine(['validate', '--max-records', '3']).kind, 'error');
-    assert.equal(parseCommandLine(['--bogus']).kind, 'error');
+    assert.deepEqual(parseCommandLine(['--bogus']), { kind: 'error', message: "Unknown option '--bogus'." });
     assert.equal(parseCommandLine(['extract']).kind, 'error');
     assert.equal(parseCommandLine(['run', 'extra']).kind, 'error');
   });

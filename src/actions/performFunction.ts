@@ -7,6 +7,7 @@ import { dict } from './pythonValues.ts';
 import { evaluateExpression } from './dialect.ts';
 import { keyError } from './envelope.ts';
 import { registerSyncAction } from './registry.ts';
+import { maskSecretsInValue, secretsOf } from './secrets.ts';
 
 registerSyncAction({
   name: 'perform_function',
@@ -16,6 +17,9 @@ registerSyncAction({
   reads: ['__FUNCTION_CFG'],
   async run(ctx) {
     if (!ctx.parameters.has('__FUNCTION_CFG')) throw keyError('__FUNCTION_CFG');
-    return dict([['result', evaluateExpression(ctx.parameters.get('__FUNCTION_CFG')!, ctx.user, ctx.env)]]);
+    const result = evaluateExpression(ctx.parameters.get('__FUNCTION_CFG')!, ctx.user, ctx.env);
+    // The reference answers secrets (a `#` attribute) in clear; the UI never shows decrypted values,
+    // so they are masked as test_request masks them (strings inside the result, in any encoding).
+    return dict([['result', maskSecretsInValue(result, secretsOf(ctx))]]);
   },
 });

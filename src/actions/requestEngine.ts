@@ -174,10 +174,7 @@ export async function runChain(ctx: ActionContext): Promise<ChainResult> {
     try {
       body = decodeJson(response.text, 'response');
     } catch {
-      throw new HelperError(
-        PY.jsonDecode,
-        response.text.trim() === '' ? 'Expecting value: line 1 column 1 (char 0)' : 'Expecting value: the response is not JSON',
-      );
+      throw new HelperError(PY.jsonDecode, pythonJsonError(response.text));
     }
     const selected = selectRecords(body, job.get('dataField'));
     if (position === chain.length - 1) {
@@ -202,4 +199,21 @@ function pythonTruthyRecord(v: Value): boolean {
   if (v instanceof Map) return v.size > 0;
   if (Array.isArray(v)) return v.length > 0;
   return true;
+}
+
+/**
+ * Python's `json.loads` message for a body that is not JSON, where it is cheap to reproduce: a
+ * body whose first non-blank character starts no JSON value (text, HTML, an empty body) gives
+ * `Expecting value: line L column C (char N)` at that character; other malformed JSON keeps a
+ * generic text.
+ */
+function pythonJsonError(text: string): string {
+  const at = /^[ \t\n\r]*/.exec(text)![0].length;
+  if (at < text.length && /[{["\-0-9tfnNI]/.test(text[at]!)) return 'Expecting value: the response is not JSON';
+  const before = text.slice(0, at);
+  const newline = before.lastIndexOf('\n');
+  const char = [...before].length;
+  const line = before.split('\n').length;
+  const column = newline < 0 ? char + 1 : [...before.slice(newline + 1)].length + 1;
+  return `Expecting value: line ${line} column ${column} (char ${char})`;
 }

@@ -217,8 +217,10 @@ export class LoginAuthenticator implements Authenticator {
         defaultOptions: undefined,
       });
     } catch (e) {
-      if (e instanceof UserError && e.configPath === undefined)
-        throw new UserError(e.message, { configPath: LOGIN_PATH, context: e.context });
+      if (e instanceof UserError && e.configPath === undefined) {
+        const configPath = e.message.startsWith('The "params" property') ? `${LOGIN_PATH}.params` : LOGIN_PATH;
+        throw new UserError(e.message, { configPath, context: e.context });
+      }
       throw e;
     }
     // Computed login headers (functions, references) usually carry credentials: hidden whole in debug logs.

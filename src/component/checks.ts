@@ -14,7 +14,7 @@ import { UserError } from '../errors/UserError.ts';
 import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { allowedHostsOf, checkJobUrls } from '../config/allowedHosts.ts';
-import { attributesOf, type Configuration } from '../config/configurations.ts';
+import { attributesOf, buildConfigurations, type Configuration } from '../config/configurations.ts';
 import type { JobNode } from '../config/jobTree.ts';
 import { certainIncrementalCrash, preflight } from '../config/preflight.ts';
 import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
@@ -40,8 +40,33 @@ export const INCREMENTAL_MESSAGE = 'incrementalOutput must be a boolean.';
 const RUN_FINDINGS_SHOWN = 25;
 
 /**
+ * The configurations of the file. When the reference's own checks reject it, the schema's findings
+ * are logged first (a mistyped `Endpoint`, `jobs` given as one object, a misplaced key): they
+ * usually explain the error that follows.
+ */
+export function configurationsOf(root: Value, parameters: Value | undefined, logger: Logger): Configuration[] {
+  try {
+    return buildConfigurations(parameters);
+  } catch (e) {
+    if (e instanceof UserError) {
+      let findings: { path: string; message: string }[] = [];
+      try {
+        findings = preflight(root, []);
+      } catch {
+        // The hints are a courtesy: the reference's error is what matters.
+      }
+      for (const f of findings.slice(0, RUN_FINDINGS_SHOWN)) logger.warning(f.message, { configPath: f.path });
+    }
+    throw e;
+  }
+}
+
+/**
  * The pre-flight findings (the reference's group B and platform checks have run when this is
- * called), then the reference's late crash on a non-boolean incrementalOutput, made early.
+ * called), then the reference's late crash on a non-boolean incrementalOutput: an error for the
+ * checks (`validate`, `plan`); for a run (`incrementalCrash: 'warn'`) a WARNING only, since the
+ * reference crashes after the whole extraction and any user error of the extraction (exit 1)
+ * comes first (issue 22 class 4) — the run then fails where the reference does.
  * Resolves to the number of findings.
  */
 export function preflightChecks(
@@ -50,6 +75,7 @@ export function preflightChecks(
   logger: Logger,
   strict: boolean,
   shown = RUN_FINDINGS_SHOWN,
+  incrementalCrash: 'throw' | 'warn' = 'throw',
 ): number {
   const findings = preflight(root, configurations);
   for (const finding of findings.slice(0, shown)) logger.warning(finding.message, { configPath: finding.path });
@@ -63,7 +89,12 @@ export function preflightChecks(
     );
   }
   const crash = certainIncrementalCrash(configurations);
-  if (crash !== undefined) throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: crash } });
+  if (crash !== undefined && incrementalCrash === 'throw') throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: crash } });
+  if (crash !== undefined)
+    logger.warning(
+      `${crash} is not a boolean: this run will fail with "${INCREMENTAL_MESSAGE}" (exit 2) after the extraction, when the manifests are written, as the reference does. Set it to true or false.`,
+      { configPath: crash },
+    );
   return findings.length;
 }
 

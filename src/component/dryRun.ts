@@ -11,7 +11,7 @@
  *   the child jobs that follow.
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
-import { buildConfigurations, type Configuration } from '../config/configurations.ts';
+import type { Configuration } from '../config/configurations.ts';
 import type { JobNode } from '../config/jobTree.ts';
 import { HttpClient, type Authenticator } from '../http/client.ts';
 import { Transport, type WireRequest } from '../http/transport.ts';
@@ -21,7 +21,7 @@ import { createLogger, type Logger } from '../logging/logger.ts';
 import { isCredentialKey } from '../logging/redact.ts';
 import { createSshTunnel } from '../ssh/index.ts';
 import { sshProxyOf } from '../config/sshOptions.ts';
-import { preflightChecks, prepareConfiguration, strictFromEnv, type PreparedConfiguration } from './checks.ts';
+import { configurationsOf, preflightChecks, prepareConfiguration, strictFromEnv, type PreparedConfiguration } from './checks.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import { exitCodeFor } from './run.ts';
@@ -209,7 +209,7 @@ export async function dryRun(plan: boolean, options: DryRunOptions = {}): Promis
     // A missing state file is normal for a check: its WARNING would only be noise here.
     const state = new RunState(readInputState(dataDir, createLogger({ write: () => {} })), Math.floor(nowMs() / 1000));
     const parameters = member(root, 'parameters');
-    const configurations = buildConfigurations(parameters);
+    const configurations = configurationsOf(root, parameters, logger);
     checkPlatformSections(parameters);
     const findings = preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env), Number.POSITIVE_INFINITY);
     const sshProxy = sshProxyOf(parameters);

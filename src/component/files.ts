@@ -32,7 +32,7 @@ export function readConfigFile(dataDir: string): PhpArray | Value[] {
     value = decodeJson(text, 'config');
   } catch (e) {
     if (e instanceof JsonDecodeError)
-      throw new ApplicationError(`Configuration file is not a valid JSON: ${e.reason}${syntaxErrorPlace(text)}`);
+      throw new ApplicationError(`Configuration file is not a valid JSON: ${e.reason}${e.code === 'depth' ? '' : syntaxErrorPlace(text)}`);
     throw e;
   }
   if (!(value instanceof PhpArray) && !Array.isArray(value)) {

@@ -110,10 +110,19 @@ function scan(text: string): void {
 
 /** The place of the first syntax error, or undefined when the text is JSON by this grammar. */
 export function jsonSyntaxPlace(text: string): SyntaxPlace | undefined {
+  // PHP's json_decode refuses a byte order mark (editors on Windows add one): name it.
+  if (text.startsWith('\uFEFF'))
+    return {
+      line: 1,
+      column: 1,
+      problem: 'the file starts with a byte order mark (BOM), which JSON does not allow; save it as UTF-8 without BOM',
+    };
   try {
-    scan(text.startsWith('\uFEFF') ? text.slice(1) : text);
+    scan(text);
     return undefined;
   } catch (e) {
+    // Nesting deeper than the call stack: no place to show (PHP reports the depth, not a place).
+    if (e instanceof RangeError) return undefined;
     if (!(e instanceof Stop)) throw e;
     const before = text.slice(0, e.at);
     const line = before.split('\n').length;

@@ -7,7 +7,7 @@ import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { authenticationOf, awsCredentialsOf, headerSourcesOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders } from '../config/api.ts';
-import { buildConfigurations, attributesOf, type Configuration } from '../config/configurations.ts';
+import { attributesOf, type Configuration } from '../config/configurations.ts';
 import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import { HttpClient } from '../http/client.ts';
@@ -39,7 +39,7 @@ import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedH
 import { runSyncAction } from '../actions/index.ts';
 import { credentialScope } from '../config/credentialOrigins.ts';
 import type { RunLimits } from '../jobs/runner.ts';
-import { INCREMENTAL_MESSAGE, preflightChecks, prepareConfiguration, strictFromEnv } from './checks.ts';
+import { configurationsOf, INCREMENTAL_MESSAGE, preflightChecks, prepareConfiguration, strictFromEnv } from './checks.ts';
 
 export { preflightChecks, strictFromEnv } from './checks.ts';
 
@@ -121,9 +121,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     }
     const inputState = readInputState(dataDir, logger);
     const parameters = member(root, 'parameters');
-    const configurations = buildConfigurations(parameters);
+    const configurations = configurationsOf(root, parameters, logger);
     checkPlatformSections(parameters);
-    preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env));
+    preflightChecks(root, configurations, logger, options.strict ?? strictFromEnv(env), undefined, 'warn');
     const sshProxy = sshProxyOf(parameters);
     // Opened lazily at the first HTTP attempt and shared by all configurations (01 §6.1).
     if (sshProxy !== undefined) tunnel = createSshTunnel(sshProxy, logger, options.sleep ? { sleep: options.sleep } : {});
@@ -132,7 +132,15 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     // lines come when each configuration really starts, as in the reference.
     const quiet = createLogger({ write: () => {} });
     for (const configuration of configurations) {
-      prepareConfiguration(configuration, { root, parameters, state, logger: quiet, requestLogger: quiet, nowMs });
+      try {
+        prepareConfiguration(configuration, { root, parameters, state, logger: quiet, requestLogger: quiet, nowMs });
+      } catch (e) {
+        if (e instanceof UserError) throw e;
+        // A crash of the reference (exit 2) is raised where the reference raises it, when that
+        // configuration or job starts: a user error of an earlier configuration or job (exit 1)
+        // must come first, as it does there (issue 22 class 4). The run goes on and meets it again.
+        break;
+      }
     }
     staging = new OutputStaging(dataDir);
     const buckets = new Map<string | null, BucketResult>();
@@ -182,11 +190,11 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     }
     writeHeaderOnlyTables(configurations, bucketOfConfiguration, staging);
 
-    const finalState = state.finish();
+    const stateText = RunState.encode(state.finish());
     const counts = staging.rowCounts();
     if (staging.commit() === 'copy') logger.debug('out/tables is on another file system than out/: the tables were copied into place.');
     staging = undefined;
-    if (options.limits === undefined) RunState.write(dataDir, finalState);
+    if (options.limits === undefined) RunState.write(dataDir, stateText);
     else
       logger.warning(
         `Test read (${describeLimits(options.limits)}): the tables hold a sample of the data, not all of it; out/state.json was not written.`,

@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
+import { UserError } from '../errors/UserError.ts';
 import { isEmpty, PhpArray, type Value } from '../php/value.ts';
 import { replaceRecursive } from '../http/request.ts';
 
@@ -52,11 +53,26 @@ export class RunState {
     return this.state;
   }
 
-  static write(dataDir: string, state: PhpArray): void {
+  /**
+   * The bytes of out/state.json, computed before the tables are moved into place so that a state
+   * that cannot be written fails the run without partial output. Only the input state can hold a
+   * number JSON cannot represent (`1e400` in in/state.json decodes to INF).
+   */
+  static encode(state: PhpArray): string {
+    const text = pjsonOrFalse(state, 'shortest');
+    if (text === false)
+      throw new UserError(
+        "The state cannot be saved: in/state.json holds a number outside the range of a double (such as 1e400), which JSON cannot represent. Reset the configuration's state.",
+        { configPath: 'in/state.json' },
+      );
+    return text;
+  }
+
+  static write(dataDir: string, text: string): void {
     fs.mkdirSync(path.join(dataDir, 'out'), { recursive: true });
     const file = path.join(dataDir, 'out', 'state.json');
     const tmp = `${file}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, pjson(state, 'shortest'));
+    fs.writeFileSync(tmp, text);
     fs.renameSync(tmp, file);
   }
 }

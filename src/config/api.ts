@@ -114,7 +114,8 @@ function evaluatedBaseUrl(api: PhpArray, attrs: PhpArray, logger: Logger): strin
   try {
     result = evaluate(base!, { attr: flattenContext(attrs) });
   } catch (e) {
-    if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: 'parameters.api.baseUrl' });
+    if (e instanceof UserError)
+      throw new UserError(`User script error: ${e.message}`, { configPath: 'parameters.api.baseUrl', context: e.context });
     throw e;
   }
   if (typeof result !== 'string' || !isValidUrl(result)) {
@@ -204,7 +205,7 @@ export function evaluateClientHeaders(definitions: PhpArray, config: PhpArray): 
       value = isMap(raw) ? evaluate(raw, ctx) : raw;
     } catch (e) {
       if (e instanceof UserError)
-        throw new UserError(`User script error: ${e.message}`, { configPath: `parameters.api.http.headers.${name}` });
+        throw new UserError(`User script error: ${e.message}`, { configPath: `parameters.api.http.headers.${name}`, context: e.context });
       throw e;
     }
     const objectPath = findObject(value, name);

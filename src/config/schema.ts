@@ -15,6 +15,9 @@ import { job } from './schemaJob.ts';
 import { pagination } from './schemaPagination.ts';
 import { functionValue, headerMap, MAP, misplaced, phpEmpty, runtimeSchema, type SchemaNode } from './schemaParts.ts';
 
+/** A number written as text ("30", " 1.5e2"), as PHP reads it. */
+const NUMERIC_TEXT = '^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?\\s*$';
+
 const httpStatusList: SchemaNode = { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } };
 
 const retryConfig: SchemaNode = {
@@ -73,6 +76,8 @@ const retryConfig: SchemaNode = {
     headerName: { type: 'string', description: 'Legacy: http.retryHeader.', examples: ['Retry-After'] },
     httpCodes: { ...httpStatusList, description: 'Legacy: http.codes.', examples: [[503]] },
     curlCodes: { type: 'array', items: { type: 'integer' }, description: 'Legacy: curl.codes.', examples: [[7, 28]] },
+    codes: misplaced('parameters.api.retryConfig.http.codes (or curl.codes for network errors)'),
+    retryHeader: misplaced('parameters.api.retryConfig.http.retryHeader'),
   },
   additionalProperties: false,
   examples: [{ maxRetries: 3, http: { codes: [429, 503] } }],
@@ -108,14 +113,27 @@ const apiHttp: SchemaNode = {
     },
     connectTimeout: {
       type: ['number', 'string'],
+      // Text is read as a number (PHP); what is not a number, 0 or less, falls back to the default.
+      pattern: NUMERIC_TEXT,
+      minimum: 0,
+      // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
+      maximum: 2147483,
       default: 30,
-      description: 'Seconds to connect (0 or empty: the default).',
+      description: 'Seconds to connect (0, empty or not a number: the default).',
+      'x-hint': 'Zero, a negative number or text that is not a number means the default of 30 seconds. Write a number of seconds, e.g. 10.',
       examples: [10],
     },
     requestTimeout: {
       type: ['number', 'string'],
+      // Text is read as a number (PHP); what is not a number, 0 or less, falls back to the default.
+      pattern: NUMERIC_TEXT,
+      minimum: 0,
+      // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
+      maximum: 2147483,
       default: 300,
-      description: 'Seconds for a whole request (0 or empty: the default).',
+      description: 'Seconds for a whole request (0, empty or not a number: the default).',
+      'x-hint':
+        'Zero, a negative number or text that is not a number means the default of 300 seconds. Write a number of seconds, e.g. 60.',
       examples: [60],
     },
     concurrency: {
@@ -371,7 +389,8 @@ export const configSchema = {
           items: {
             type: 'object',
             description: 'Keys replacing the same top-level keys of config for this run.',
-            properties: configAttributes,
+            // An item's jobs replace config.jobs: checked as jobs are.
+            properties: { jobs: configSection.properties.jobs, ...configAttributes },
             additionalProperties: true,
           },
           description: 'Run the whole configuration once per item; each item replaces top-level keys of config (shallowly).',
@@ -451,6 +470,12 @@ export const configSchema = {
             ttl: { type: 'integer', default: 604800, description: 'Seconds a cached response stays fresh.', examples: [3600] },
           },
           examples: [true, { ttl: 3600 }],
+        },
+      },
+      patternProperties: {
+        '^__': {
+          description:
+            'Keys of the platform UI builder read by the sync actions (__SELECTED_JOB, __CURL_COMMAND, __FUNCTION_CFG, …; README "Sync actions"); an extraction ignores them.',
         },
       },
       additionalProperties: false,

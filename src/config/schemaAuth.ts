@@ -21,6 +21,10 @@ const queryMap: SchemaNode = {
   examples: [{ apiKey: { attr: '#apiKey' } }],
 };
 
+/** How a login (apiRequest) value is read: plain text naming a path of the login response takes its value. */
+const LOGIN_VALUE =
+  'A path of the login response ("token", "data.token") is replaced by the value there; {"response": "path"} and user functions read it too; other text is sent as written.';
+
 const loginOptions: Record<string, SchemaNode> = {
   loginRequest: {
     type: 'object',
@@ -56,10 +60,15 @@ const loginOptions: Record<string, SchemaNode> = {
     type: 'object',
     description: 'How the login response is used on API requests: {"response": "path"} reads it.',
     properties: {
-      headers: headerMap('Headers for API requests.', {
+      headers: headerMap(`Headers for API requests. ${LOGIN_VALUE}`, {
         Authorization: { function: 'concat', args: ['Bearer ', { response: 'access_token' }] },
       }),
-      query: queryMap,
+      query: {
+        ...MAP,
+        description: `Query parameters added to API requests. ${LOGIN_VALUE}`,
+        additionalProperties: { description: functionValue },
+        examples: [{ token: 'access_token' }],
+      },
     },
     additionalProperties: false,
     examples: [{ headers: { Authorization: { function: 'concat', args: ['Bearer ', { response: 'access_token' }] } } }],

@@ -4,7 +4,7 @@
  * The reference tolerates all of these, so each is a finding (a WARNING, an error with
  * --strict), never a failure by itself. The hard checks (`x-error`) are the validator's.
  */
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isMap, PhpFloat, type Value } from '../php/value.ts';
 import type { SchemaNode } from './schemaParts.ts';
 import { nearest } from './suggest.ts';
@@ -51,7 +51,7 @@ function matchesType(node: SchemaNode, v: Value): boolean {
 
 function shown(path: string, v: Value): string {
   if (/[.[]#|^#/.test(path.split('.').pop() ?? '')) return 'a secret value';
-  const text = pjson(v, 'shortest');
+  const text = pjsonOrFalse(v, 'shortest') || 'a number outside the range of a double';
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -168,9 +168,11 @@ export class SchemaWalk {
         this.findings.push({ path: at, message: `${at}: unknown key, ignored (${fix})` });
       } else if (typeof extra === 'object') {
         this.walk(extra, child, at);
-      } else if (known.length > 0 && !key.startsWith('#') && !key.startsWith('__') && !this.attributeNames.has(key)) {
+      } else if (extra === true && known.length > 0 && !key.startsWith('#') && !key.startsWith('__') && !this.attributeNames.has(key)) {
         // An open map (config attributes, the file's root): only a near miss of a known key is suspicious.
-        const hint = nearest(key, known, 2);
+        // Not an allOf part (no additionalProperties of its own): the node it belongs to reports its keys.
+        // A short attribute ("x", "id2") is no typo of a key it shares almost nothing with.
+        const hint = nearest(key, known, Math.min(2, key.length - 1));
         if (hint !== undefined && hint !== key) {
           const use = /^parameters\.(config|iterations)/.test(path) ? `it is only an attribute for {"attr": "${key}"}` : 'it is ignored';
           this.findings.push({ path: at, message: `${at}: not a key the extractor reads (did you mean "${hint}"?); ${use}.` });

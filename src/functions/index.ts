@@ -13,13 +13,13 @@
  * Misused native functions do not throw: they yield `null`/`false` like PHP (§11.4).
  */
 import { UserError } from '../errors/UserError.ts';
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { phpFloatString } from '../php/stringConversion.ts';
 import { PhpFloat, type Value } from '../php/value.ts';
 import './hash.ts';
 import './string.ts';
 import './time.ts';
-import { getFunction, invokeFunction, type FunctionEnv } from './registry.ts';
+import { functionNames, getFunction, invokeFunction, type FunctionEnv } from './registry.ts';
 
 export { functionNames, getFunction, listFunctions, registerFunction, type FunctionEnv, type FunctionSpec } from './registry.ts';
 
@@ -42,7 +42,8 @@ interface State {
 }
 
 function json(v: Value, state: State): string {
-  return pjson(v, state.options.jsonFloats ?? 'shortest');
+  // PHP's json_encode gives false for INF/NaN, which reads as "" in a message.
+  return pjsonOrFalse(v, state.options.jsonFloats ?? 'shortest') || '';
 }
 
 /** How PHP interpolates a scalar into a message (`"$x"`). */
@@ -81,7 +82,9 @@ function callFunction(call: Map<string, Value>, state: State): Value {
   const spec = typeof name === 'string' ? getFunction(name) : undefined;
   if (!spec || (spec.placeholderOnly && !state.options.allowUrlencode)) {
     const shown = isScalarValue(name) ? scalarText(name) : json(name, state);
-    throw new UserError(`Illegal function '${shown}'!`);
+    // The reference's message; the names it knows go in the context (an unknown name lists the known ones).
+    const known = functionNames({ allowUrlencode: state.options.allowUrlencode === true });
+    throw new UserError(`Illegal function '${shown}'!`, { context: { knownFunctions: known } });
   }
   const rawArgs = call.get('args');
   const args: Value[] = [];

@@ -12,6 +12,7 @@ import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type 
 import { retryDelayMs, shouldRetry, type RetryPolicy } from './retry.ts';
 import { checkedRetryWait, sleepAtLeast } from './waits.ts';
 import { withholdCredentials } from './withhold.ts';
+import { urlWithUserinfo, userinfoAuthorization } from './userinfo.ts';
 import type { Transport, WireResponse } from './transport.ts';
 import { MAX_CONTEXT_BODY, bodyExcerpt } from './response.ts';
 import { RateLimiter, systemClock, type Clock, type Permit, type RateLimitOptions } from './rateLimit/index.ts';
@@ -133,7 +134,8 @@ export class HttpClient {
   }
 
   private redirected(from: PreparedRequest, status: number, location: string): PreparedRequest {
-    const target = resolveUrl(displayUrl(from.url).replace(':***@', '@'), location);
+    // Resolved against the URL with its password: a Location without a host keeps the credentials.
+    const target = resolveUrl(urlWithUserinfo(from.url), location);
     if (target.scheme !== 'http' && target.scheme !== 'https') {
       throw new UserError(
         `The API request failed: [${status}] Redirect URI, ${location}, does not use one of the allowed redirect protocols: http, https`,
@@ -219,6 +221,7 @@ export class HttpClient {
             target: requestTarget(attempt.url),
             headers: attempt.headers,
             body: attempt.body,
+            userinfoAuthorization: userinfoAuthorization(attempt.url.userinfo, logger.secrets),
           });
         } catch (e) {
           if (!(e instanceof CurlError)) throw e;

@@ -5,7 +5,7 @@
  */
 import { CurlError } from '../errors/CurlError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, isMap, member, PhpArray, type Value } from '../php/value.ts';
 import { checkHeader, HeaderList, headerValues } from './headers.ts';
 import { mergeParamsIntoUrl } from '../php/mergeQuery.ts';
@@ -91,7 +91,7 @@ export function buildRequest(description: PhpArray, settings: RequestSettings): 
   if (method === 'GET') {
     if (!isEmpty(params)) target = mergeParamsIntoUrl(endpoint, params!);
   } else if (method === 'POST') {
-    body = Buffer.from(isEmpty(params) ? '[]' : pjson(params!, 'shortest'));
+    body = Buffer.from(isEmpty(params) ? '[]' : jsonBody(params!));
     contentType = 'application/json';
   } else {
     body = Buffer.from(isEmpty(params) ? '' : httpBuildQuery(params!));
@@ -135,4 +135,18 @@ export function buildRequest(description: PhpArray, settings: RequestSettings): 
   if (contentType !== undefined) headers.append('Content-Type', [contentType]);
 
   return { method: method === 'FORM' ? 'POST' : method, url, headers, body, authHeaders: new Set() };
+}
+
+/**
+ * The JSON body of a POST request. A number outside the double range (`1e400` decodes to INF)
+ * cannot be written as JSON: the reference crashes (Guzzle's `json_encode error`, exit 2); here it
+ * is a user error that `withJobPath` points at the job's `params`.
+ */
+function jsonBody(params: Value): string {
+  const text = pjsonOrFalse(params, 'shortest');
+  if (text === false)
+    throw new UserError(
+      'The "params" property cannot be sent as a JSON body: it holds a number outside the range of a double (such as 1e400), which JSON cannot represent. Write that number as a string.',
+    );
+  return text;
 }

@@ -18,6 +18,8 @@ export interface WireRequest {
   target: string;
   headers: HeaderList;
   body: Buffer | undefined;
+  /** `Authorization` from the URL's userinfo, sent unless `headers` has one (prepared.ts). */
+  userinfoAuthorization?: string | undefined;
 }
 
 export interface WireResponse {
@@ -188,7 +190,9 @@ export class Transport {
         host: req.host.startsWith('[') ? req.host.slice(1, -1) : req.host,
         port: req.port,
         path: req.target,
-        headers: req.headers.toRaw() as unknown as http.OutgoingHttpHeaders,
+        headers: (req.userinfoAuthorization !== undefined && !req.headers.has('authorization')
+          ? [...req.headers.toRaw(), 'Authorization', req.userinfoAuthorization]
+          : req.headers.toRaw()) as unknown as http.OutgoingHttpHeaders,
         setHost: false,
         agent: req.scheme === 'https' ? this.secureAgent() : this.httpAgent,
         servername: /^[\d.]+$|^\[/.test(req.host) ? undefined : req.host,

@@ -25,7 +25,8 @@ export function evaluateParams(params: Value | undefined, ctx: FunctionContext, 
   try {
     evaluated = evaluateTopLevel(params!, ctx, now ? { now } : undefined);
   } catch (e) {
-    if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath ?? path });
+    if (e instanceof UserError)
+      throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath ?? path, context: e.context });
     throw e;
   }
   if (Array.isArray(evaluated)) return evaluated.map((x) => (isMap(x) || Array.isArray(x) ? normalizeEvaluated(x, false) : x));
@@ -61,7 +62,8 @@ export function evaluateUserData(
   try {
     evaluated = evaluateTopLevel(merged, ctx, now ? { now } : undefined);
   } catch (e) {
-    if (e instanceof UserError) throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath ?? path });
+    if (e instanceof UserError)
+      throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath ?? path, context: e.context });
     throw e;
   }
   return new Map(isMap(evaluated) ? evaluated : []);

@@ -6,7 +6,7 @@
 import { isEmpty, isMap, member, type PhpArray, type Value } from '../php/value.ts';
 import { lookupStrict, NOT_FOUND } from '../php/pathLookup.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import type { Logger } from '../logging/logger.ts';
 import { count } from '../logging/runStats.ts';
 
@@ -117,7 +117,7 @@ function mergedQuery(request: PhpArray): Map<string, string> {
   }
   const params = request.get('params');
   if (isMap(params)) {
-    for (const [k, v] of params) out.set(k, isMap(v) || Array.isArray(v) ? pjson(v, 'shortest') : phpString(v));
+    for (const [k, v] of params) out.set(k, isMap(v) || Array.isArray(v) ? pjsonOrFalse(v, 'shortest') || '' : phpString(v));
   }
   return out;
 }

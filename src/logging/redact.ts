@@ -214,12 +214,31 @@ function jsonInner(s: string): string {
 }
 
 /**
+ * The base64 characters that encode the secret wherever it stands in a longer base64-encoded
+ * text (an API echoing the request headers as base64): one core per alignment (0, 1 or 2 bytes
+ * before it), without the characters shared with the neighbouring bytes; standard and URL-safe
+ * alphabets. Cores shorter than 8 characters are left out: too short to be unique.
+ */
+function base64Cores(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const cores: string[] = [];
+  for (const k of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+    const whole = Math.floor((k + bytes.length) / 3) * 4;
+    const core = encoded.slice(k === 0 ? 0 : 4, whole);
+    if (core.length >= 8) cores.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return cores;
+}
+
+/**
  * The forms in which a secret can reach a log line: URL-encoded (form, raw and WHATWG styles),
  * base64, its UTF-8 bytes read as Latin-1, JSON-escaped (plain and PHP style with `\/` and `\uXXXX`), with newlines flattened as the
  * line format does, and each of these JSON-escaped once more (a response body echoed inside the
  * JSON context of a log line).
  */
-function derivedForms(value: string): string[] {
+/** The forms a secret takes on its way out: raw, URL-encoded (form, raw, WHATWG), base64, JSON-escaped, UTF-8 read as Latin-1. */
+export function derivedForms(value: string): string[] {
   const once = [
     value,
     urlencode(value),
@@ -234,6 +253,16 @@ function derivedForms(value: string): string[] {
     once.push(encodeURIComponent(value));
   } catch {
     // A lone surrogate has no URI form.
+  }
+  // A URL that carries the secret, itself URL-encoded into another URL (a redirect's
+  // `return_to=…`, an error body echoing the request): the percent-encoded forms encoded again.
+  for (const encoded of [urlencode(value), rawurlencode(value)]) {
+    if (encoded !== value) once.push(urlencode(encoded), rawurlencode(encoded));
+  }
+  if ([...value].length >= MIN_FREE_LENGTH) {
+    once.push(...base64Cores(value));
+    // Header bytes a server read as Latin-1, then echoed as UTF-8 inside base64.
+    if (/[^\x00-\x7f]/.test(value)) once.push(...base64Cores(Buffer.from(value, 'utf8').toString('latin1')));
   }
   const forms = new Set<string>();
   for (const form of once) {

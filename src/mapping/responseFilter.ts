@@ -4,11 +4,12 @@
  */
 import { type Value, isEmpty, isMap, isList } from '../php/value.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { UserError } from '../errors/UserError.ts';
 
-function encode(v: Value, compatLevel: number): string {
-  if (compatLevel >= 3 || v === null || isMap(v) || isList(v)) return pjson(v, 'p17');
+/** A value holding INF/NaN becomes `false` (an empty cell), as PHP's failed `json_encode` does. */
+function encode(v: Value, compatLevel: number): string | false {
+  if (compatLevel >= 3 || v === null || isMap(v) || isList(v)) return pjsonOrFalse(v, 'p17');
   return phpString(v); // scalars (PhpFloat included): PHP string form
 }
 

@@ -5,7 +5,7 @@
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { lookup } from '../php/pathLookup.ts';
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, isInt, phpType, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { intValueBig, isNumericValue, normalizeInt, OptionReader } from './options.ts';
@@ -69,7 +69,7 @@ export class CursorScroller implements Scroller {
     for (const record of records) {
       const value = lookup(this.options.idKey, record, '.');
       if (!isNumericValue(value)) {
-        throw new UserError(`Cursor value '${pjson(value, 'shortest')}' is not numeric.`, {
+        throw new UserError(`Cursor value '${pjsonOrFalse(value, 'shortest') || ''}' is not numeric.`, {
           configPath: this.options.idKeyPath,
           context: { idKey: this.options.idKey },
         });

@@ -3,7 +3,7 @@
  * scroller wrapped by the stop conditions configured next to it (§5.2). Importing the method
  * files registers them.
  */
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, member, PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import './offset.ts';
@@ -33,7 +33,7 @@ export function createScroller(
   if (isEmpty(method)) {
     scroller = new NoScroller();
   } else {
-    const name = typeof method === 'string' ? method : pjson(method!, 'shortest');
+    const name = typeof method === 'string' ? method : pjsonOrFalse(method!, 'shortest') || '';
     const spec = getPaginationMethod(name, name, path);
     scroller = spec.create({
       config: pagination,

@@ -3,7 +3,7 @@
  * advancing by the page size until a page has fewer records than the page size.
  */
 import { UserError } from '../errors/UserError.ts';
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, member, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { intValue, isNumericValue, OptionReader, shownOption } from './options.ts';
@@ -24,7 +24,7 @@ export function offsetOptions(options: OptionReader): OffsetOptions {
     throw new UserError("Missing 'pagination.limit' attribute required for offset pagination", { configPath: options.at('limit') });
   }
   if (!isNumericValue(limit)) {
-    throw new UserError(`Parameter 'pagination.limit' is not numeric. Value '${pjson(limit!, 'shortest')}'.`, {
+    throw new UserError(`Parameter 'pagination.limit' is not numeric. Value '${pjsonOrFalse(limit!, 'shortest') || ''}'.`, {
       configPath: options.at('limit'),
       context: { value: shownOption(limit) },
     });

@@ -8,7 +8,7 @@ import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { phpStrtotime } from '../functions/strtotime/index.ts';
 import { lookup } from '../php/pathLookup.ts';
-import { pjson } from '../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, isInt, JsonObject, type PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { intValue, numericValue, OptionReader } from './options.ts';
@@ -149,7 +149,8 @@ export class ForceStop implements Scroller {
 
   nextRequest(job: JobInstance, response: Value, records: readonly Value[]) {
     const { pages, time, volume } = this.options;
-    this.volumeTotal += Buffer.byteLength(pjson(response, 'shortest'));
+    // A response holding INF/NaN measures 0 bytes: PHP's json_encode gives false, strlen("") = 0.
+    this.volumeTotal += Buffer.byteLength(pjsonOrFalse(response, 'shortest') || '');
     if (pages !== null && this.pageCount >= pages) {
       this.logger.info(`Force stopping: page limit reached (${pages} pages).`);
       return null;

@@ -6,6 +6,7 @@
  *   1000 items, INF/NaN as strings) then `json_encode` with unescaped slashes and Unicode and
  *   preserved zero fractions.
  */
+import { JsonEncodeError } from '../errors/JsonEncodeError.ts';
 import { formatFloat, formatFloatShortest } from './numbers.ts';
 import { JsonObject, PhpFloat, type Value } from './value.ts';
 
@@ -78,7 +79,7 @@ export function isListLike(m: Map<string, unknown>): boolean {
 }
 
 function pjsonFloat(x: number, p17: boolean): string {
-  if (!Number.isFinite(x)) throw new Error(`Inf and NaN cannot be JSON encoded`);
+  if (!Number.isFinite(x)) throw new JsonEncodeError();
   return p17 ? formatFloat(x, 17, 'e') : formatFloatShortest(x);
 }
 
@@ -139,6 +140,19 @@ function encodeMembers(m: Map<string, Value>, p17: boolean): string {
  */
 export function pjson(v: Value, floats: 'p17' | 'shortest'): string {
   return encodeValue(v, floats === 'p17');
+}
+
+/**
+ * PHP `json_encode` with its failure value: `false` when the value holds INF or NaN. The reference
+ * writes that `false` into cells (an empty cell) and measures it as "" (spec 04 §2.4).
+ */
+export function pjsonOrFalse(v: Value, floats: 'p17' | 'shortest'): string | false {
+  try {
+    return encodeValue(v, floats === 'p17');
+  } catch (e) {
+    if (e instanceof JsonEncodeError) return false;
+    throw e;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

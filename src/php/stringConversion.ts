@@ -2,6 +2,7 @@
  * PHP's conversion of a value to a string (`(string)$v`, spec 03 §0.3): what a value becomes in a
  * URL, a header, a placeholder or a CSV cell.
  */
+import { ApplicationError } from '../errors/ApplicationError.ts';
 import { formatFloat, numberText } from './numbers.ts';
 import { JsonObject, PhpFloat, type Value } from './value.ts';
 
@@ -13,7 +14,8 @@ export function phpFloatString(x: number): string {
 /**
  * PHP string conversion of a scalar (`(string)$v`, spec 03 §0.3): null/false → "",
  * true → "1", floats with 14 significant digits, lists → "Array".
- * A decoded object cannot be converted: that is an internal error in the reference.
+ * A decoded object cannot be converted: the reference crashes with this message (exit 2), so it is
+ * an application error here too — without a JavaScript stack trace in the log.
  */
 export function phpString(v: Value | undefined): string {
   if (v === undefined || v === null || v === false) return '';
@@ -23,6 +25,6 @@ export function phpString(v: Value | undefined): string {
   if (typeof v === 'bigint') return String(v);
   if (v instanceof PhpFloat) return phpFloatString(v.value);
   if (Array.isArray(v)) return 'Array';
-  if (v instanceof JsonObject) throw new TypeError('Object of class stdClass could not be converted to string');
+  if (v instanceof JsonObject) throw new ApplicationError('Object of class stdClass could not be converted to string');
   return 'Array';
 }

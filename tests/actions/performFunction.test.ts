@@ -62,3 +62,14 @@ test('errors become envelopes with the helper texts', async () => {
   assert.equal(lastLine(await fn(call('strtotime', 'not a date at all'))), "ValueError: invalid literal for int() with base 10: ''\n");
   assert.equal(lastLine(await fn(call('sprintf', '%s %s', 'one'))), 'TypeError: not enough arguments for format string\n');
 });
+
+test('a # attribute in the result is masked as test_request masks it, also inside encodings of it', async () => {
+  const config = { '#token': 'tok/é+1', user: 'me' };
+  assert.equal((await fn(call('concat', 'Bearer ', { attr: '#token' }), config)).stdout, '{"result": "Bearer --HIDDEN--"}');
+  assert.equal((await fn(call('base64_encode', { attr: '#token' }), config)).stdout, '{"result": "--HIDDEN--"}');
+  assert.equal(
+    (await fn({ a: [{ attr: '#token' }, { attr: 'user' }] }, config)).stdout,
+    '{"result": {"a": [{"attr": "#token"}, {"attr": "user"}]}}',
+  );
+  assert.equal((await fn({ h: { attr: '#token' }, u: { attr: 'user' } }, config)).stdout, '{"result": {"h": "--HIDDEN--", "u": "me"}}');
+});

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { dryRun } from '../../src/component/dryRun.ts';
 import { runComponent } from '../../src/component/run.ts';
 import { editDistance, nearest } from '../../src/config/suggest.ts';
 import { makeDataDir, outIsEmpty, readTables, run, runIn } from '../helpers/dataDir.ts';
@@ -67,6 +68,53 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
       /parameters\.api\.retryConfig\.maxRetries: should be an integer, not a string \("three"\).*counts as 0, so no request is retried/,
     );
     assert.equal(r.code, 0);
+  });
+
+  it('a job key in the wrong case (Params, Children): one "unknown key" WARNING each, not an attribute', async () => {
+    const r = await run(config({}, { jobs: [{ endpoint: 'customers', dataField: 'data.customers', Params: { a: 1 }, Children: [] }] }));
+    const w = warnings(r.lines);
+    assert.deepEqual(
+      w.map((l) => /WARNING: (\S+): (.*?) \{/.exec(l)?.slice(1, 3).join(': ')),
+      [
+        'parameters.config.jobs[0].Params: unknown key, ignored (did you mean "params"?)',
+        'parameters.config.jobs[0].Children: unknown key, ignored (did you mean "children"?)',
+      ],
+    );
+    assert.equal(r.code, 0);
+  });
+
+  it('timeouts the reference replaces by its default (text that is not a number, a negative number): a WARNING each', async () => {
+    const r = await run(
+      config({ http: { requestTimeout: 'abc', connectTimeout: -5 } }, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }),
+    );
+    const w = warnings(r.lines).join('\n');
+    assert.match(w, /parameters\.api\.http\.requestTimeout: "abc" is not a value the extractor accepts here .*not a number: the default/);
+    assert.match(w, /parameters\.api\.http\.connectTimeout: -5 is below the minimum 0; .*means the default of 30 seconds/);
+    assert.equal(r.code, 0);
+    const clean = await run(
+      config({ http: { requestTimeout: ' 45 ', connectTimeout: 0 } }, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }),
+    );
+    assert.deepEqual(warnings(clean.lines), []);
+  });
+
+  it('jobs given by an iteration are checked as jobs; a one-letter attribute is no typo of "id"', async () => {
+    const cfg = config({}, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] });
+    (cfg['parameters'] as Record<string, unknown>)['iterations'] = [
+      { x: 1 },
+      { jobs: [{ endpoint: 'customers', dataFeild: 'data.customers' }] },
+    ];
+    const w = warnings((await run(cfg)).lines).filter((l) => l.includes('WARNING: parameters.'));
+    assert.equal(w.length, 1, w.join('\n'));
+    assert.match(w[0]!, /parameters\.iterations\[1\]\.jobs\[0\]\.dataFeild: unknown key, ignored \(did you mean "dataField"\?\)/);
+  });
+
+  it('keys of the UI builder under parameters (__SELECTED_JOB, __CURL_COMMAND) are no typos', async () => {
+    const cfg = config({}, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] });
+    Object.assign(cfg['parameters'] as Record<string, unknown>, { __SELECTED_JOB: '0', __NESTING_LEVEL: 2, __CURL_COMMAND: 'curl x' });
+    assert.deepEqual(
+      warnings((await run(cfg)).lines).filter((l) => l.includes('WARNING: parameters.')),
+      [],
+    );
   });
 
   it('unknown pagination method and auth type: the known ones and the nearest', async () => {
@@ -209,7 +257,7 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
 
   it('keys one level off: jobs under parameters, basic credentials under authentication, maxRetries under retryConfig.http', async () => {
     const doc = config(
-      { authentication: { type: 'basic', username: 'u' }, retryConfig: { http: { maxRetries: 2, codes: ['503'] } } },
+      { authentication: { type: 'basic', username: 'u' }, retryConfig: { http: { maxRetries: 2, codes: ['503'] }, codes: [502] } },
       { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] },
     );
     (doc['parameters'] as Record<string, unknown>)['jobs'] = [];
@@ -223,6 +271,10 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.match(
       w,
       /parameters\.api\.retryConfig\.http\.maxRetries: not read here, so it is ignored; it belongs in parameters\.api\.retryConfig\.maxRetries/,
+    );
+    assert.match(
+      w,
+      /parameters\.api\.retryConfig\.codes: not read here, so it is ignored; it belongs in parameters\.api\.retryConfig\.http\.codes/,
     );
     assert.match(w, /parameters\.api\.retryConfig\.http\.codes\[0\]: should be an integer, not a string \("503"\).*never matches/);
   });
@@ -303,12 +355,23 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
 });
 
 describe('errors made early', () => {
-  it('incrementalOutput "true": the reference crashes after the extraction (exit 2); here before the first request, same message', async () => {
+  it('incrementalOutput "true": a WARNING before the first request, exit 2 after the extraction as in the reference', async () => {
     const before = api.requests.length;
     const r = await run(config({}, { incrementalOutput: 'true', jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }));
     assert.equal(r.code, 2);
+    assert.ok(
+      r.lines.some((l) => l.includes('WARNING: parameters.config.incrementalOutput is not a boolean: this run will fail with')),
+      r.lines.join('\n'),
+    );
     assert.match(r.lines.at(-1)!, /logger\.ERROR: incrementalOutput must be a boolean\. \{"path":"parameters.config.incrementalOutput"\}/);
-    assert.equal(api.requests.length, before);
+    assert.equal(api.requests.length, before + 1);
+    assert.ok(outIsEmpty(r.dir));
+  });
+
+  it('incrementalOutput "true" and an HTTP error during the extraction: the user error wins (exit 1), as in the reference (issue 22)', async () => {
+    const r = await run(config({}, { incrementalOutput: 'true', jobs: [{ endpoint: 'missing' }] }));
+    assert.equal(r.code, 1);
+    assert.match(r.lines.at(-1)!, /logger\.ERROR: The API request failed: \[404\]/);
     assert.ok(outIsEmpty(r.dir));
   });
 
@@ -342,6 +405,19 @@ describe('errors made early', () => {
     assert.equal(api.requests.length, before);
   });
 
+  it('a configuration the reference rejects: the schema findings that explain it come first (run and validate)', async () => {
+    const doc = config({}, { jobs: [{ Endpoint: 'customers', dataField: 'data.customers' }] });
+    const validateLines: string[] = [];
+    const validateCode = await dryRun(false, { env: { KBC_DATADIR: makeDataDir(doc) }, write: (l) => validateLines.push(l) });
+    for (const r of [await run(doc), { code: validateCode, lines: validateLines }]) {
+      assert.equal(r.code, 1);
+      const w = warnings(r.lines);
+      assert.equal(w.length, 1, r.lines.join('\n'));
+      assert.match(w[0]!, /parameters\.config\.jobs\[0\]\.Endpoint: unknown key, ignored \(did you mean "endpoint"\?\)/);
+      assert.match(r.lines.at(-1)!, /ERROR: The 'endpoint' property must be set in job\./);
+    }
+  });
+
   it('a trailing comma in config.json: line and column', async () => {
     const dir = makeDataDir('{"parameters": {\n  "config": {"jobs": [{"endpoint": "a"},]}\n}}');
     const r = await runIn(dir);
@@ -349,6 +425,15 @@ describe('errors made early', () => {
     assert.match(
       r.lines.at(-1)!,
       /ERROR: Configuration file is not a valid JSON: Syntax error at line 2, column 41: expected another value after the comma \(remove the trailing comma\), found "\]"\./,
+    );
+  });
+
+  it('a byte order mark before the JSON: named (PHP refuses it with "Syntax error" alone)', async () => {
+    const r = await runIn(makeDataDir('\uFEFF{"parameters": {"config": {"jobs": [{"endpoint": "a"}]}}}'));
+    assert.equal(r.code, 2);
+    assert.match(
+      r.lines.at(-1)!,
+      /ERROR: Configuration file is not a valid JSON: Syntax error at line 1, column 1: the file starts with a byte order mark \(BOM\)/,
     );
   });
 

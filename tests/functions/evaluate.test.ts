@@ -185,6 +185,18 @@ describe('Illegal function', () => {
     assert.throws(() => run(fn('MD5', 'x')), userError("Illegal function 'MD5'!"));
     assert.throws(() => run(fn('')), userError("Illegal function ''!"));
   });
+  it("lists the known functions in the error context (the message stays the reference's)", () => {
+    assert.throws(
+      () => run(fn('concatt', 'a', 'b')),
+      (e: unknown) => {
+        assert.ok(e instanceof UserError);
+        const known = e.context['knownFunctions'] as string[];
+        assert.ok(known.includes('concat') && known.includes('md5'), String(known));
+        assert.ok(!known.includes('urlencode'), 'urlencode is for placeholders only');
+        return true;
+      },
+    );
+  });
   it('checks the name before evaluating the arguments', () => {
     assert.throws(() => run(fn('nope', obj({ attr: 'missing' })), ctx), userError("Illegal function 'nope'!"));
   });

@@ -290,3 +290,44 @@ test('a login token the API copied into a next-page link to another origin is wi
     await api.close();
   }
 });
+
+test('credentials in the baseUrl userinfo: sent as Basic (as curl does) to that origin only, hidden in the log', async () => {
+  const withUserinfo = {
+    parameters: {
+      api: { baseUrl: home.url.replace('http://', 'http://ann:p%40ss-w0rd@') + '/api/' },
+      config: {
+        debug: true,
+        outputBucket: 'b',
+        jobs: [
+          { endpoint: 'moved', dataField: 'items' },
+          { endpoint: 'same', dataField: 'items' },
+        ],
+      },
+    },
+  };
+  const r = await runWith(withUserinfo);
+  assert.equal(r.code, 0, r.lines.map(strip).slice(-2).join('\n'));
+  const basic = `Basic ${Buffer.from('ann:p@ss-w0rd').toString('base64')}`;
+  const homeHops = home.requests.slice(homeFrom);
+  assert.deepEqual(
+    homeHops.map((q) => [q.target, q.headers['authorization']]),
+    [
+      ['/api/moved', basic],
+      ['/api/same', basic],
+      ['/api/here', basic],
+    ],
+  );
+  // The redirect to the other origin carries no userinfo, so no credentials.
+  assert.equal(other.requests.slice(otherFrom)[0]!.headers['authorization'], undefined);
+  const log = r.lines.join('\n');
+  for (const secret of ['p@ss-w0rd', 'p%40ss-w0rd', basic.slice(6)]) assert.ok(!log.includes(secret), secret);
+  cleanup(r);
+});
+
+test('a userinfo in the baseUrl does not replace an Authorization the configuration sets', async () => {
+  const r = await runWith(config('same', { api: { baseUrl: home.url.replace('http://', 'http://url:user@') + '/api/', pagination: {} } }));
+  assert.equal(r.code, 0, r.lines.map(strip).slice(-2).join('\n'));
+  for (const q of home.requests.slice(homeFrom))
+    assert.equal(q.headers['authorization'], `Basic ${Buffer.from(`ann:${SECRETS.password}`).toString('base64')}`);
+  cleanup(r);
+});

@@ -79,3 +79,20 @@ test('a short secret that begins a longer value is left alone', () => {
   assert.equal(r.redact('https://ab@h/ and https://u:ab@h/'), 'https://[hidden]@h/ and https://u:[hidden]@h/');
   assert.equal(r.redact('https://ab:x@h/ but https://ab:443/p'), 'https://[hidden]:x@h/ but https://ab:443/p');
 });
+
+test('a secret inside a URL that is itself URL-encoded, and inside a longer base64 text, is hidden', () => {
+  const secret = 'Tok/en+1=é';
+  const r = registry(secret);
+  const url = `/data?tok=${encodeURIComponent(secret)}`;
+  assert.equal(r.redact(`return_to=${encodeURIComponent(url)}`), 'return_to=%2Fdata%3Ftok%3D[hidden]');
+  for (const prefix of ['', 'a', 'ab', '{"x-token":"']) {
+    const b64 = Buffer.from(`${prefix}${secret}" and more`).toString('base64');
+    const out = r.redact(`b64=${b64}`);
+    assert.ok(out.includes('[hidden]'), `${prefix}: ${out}`);
+    const visible = out.replace('b64=', '').split('[hidden]');
+    // What is left decodes to the neighbours, never to the secret.
+    for (const part of visible) assert.ok(!Buffer.from(part, 'base64').toString('utf8').includes('Tok/en'), part);
+  }
+  // A short secret at an alignment leaving fewer than 8 base64 characters of its own: left alone (not unique).
+  assert.equal(registry('abcdef').redact(Buffer.from('xxabcdefxx').toString('base64')), Buffer.from('xxabcdefxx').toString('base64'));
+});

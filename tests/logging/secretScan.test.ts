@@ -31,7 +31,8 @@ function forms(value: string): string[] {
     JSON.stringify(value).slice(1, -1),
     pjsonString(value).slice(1, -1),
   ];
-  return [...new Set([...once, ...once.map((f) => JSON.stringify(f).slice(1, -1))])];
+  const twice = [urlencode(value), rawurlencode(value)].flatMap((f) => [encodeURIComponent(f), urlencode(f), rawurlencode(f)]);
+  return [...new Set([...once, ...twice, ...[...once, ...twice].map((f) => JSON.stringify(f).slice(1, -1))])];
 }
 
 let api: FaultServer;
@@ -54,7 +55,15 @@ before(async () => {
       return sendJson(res, 200, { token: LOGIN_TOKEN, session: { id: SESSION_ID }, refresh_token: REFRESH, token_type: 'bearer' });
     }
     if (q.target.includes('/oauth/token')) return sendJson(res, 200, { access_token: ACCESS, expires_in: 3600 });
-    const echo = { headers: q.headers, url: q.target, body: q.body, text: `${q.method} ${q.target} ${JSON.stringify(q.headers)}` };
+    const echo = {
+      headers: q.headers,
+      url: q.target,
+      body: q.body,
+      text: `${q.method} ${q.target} ${JSON.stringify(q.headers)}`,
+      // The request URL inside another URL (percent-encoded twice), the headers as base64.
+      returnTo: `/signin?return_to=${encodeURIComponent(q.target)}`,
+      headersBase64: Buffer.from(JSON.stringify(q.headers)).toString('base64'),
+    };
     // The first attempt of every API request fails with a retryable echo: retry lines carry the body.
     // A date in the past: retried at once (the built command's runs really wait).
     if (attempt === 0) return sendJson(res, 503, echo, { 'Retry-After': 'Wed, 01 Jan 2020 00:00:00 GMT' });
@@ -158,6 +167,11 @@ function leaks(lines: readonly string[]): string[] {
   const derived = new Set([LOGIN_TOKEN, SESSION_ID, REFRESH, ACCESS, ...onTheWire]);
   const hits: string[] = [];
   for (const value of derived) for (const form of forms(value)) if (form.length > 2 && text.includes(form)) hits.push(form);
+  // Base64 runs decoded (whatever their alignment in the line): no derived value inside.
+  for (const run of text.match(/[A-Za-z0-9+/]{16,}={0,2}/g) ?? []) {
+    const decoded = Buffer.from(run, 'base64').toString('utf8');
+    for (const value of derived) if (value.length >= 6 && decoded.includes(value)) hits.push(`base64 ${run}`);
+  }
   return hits;
 }
 

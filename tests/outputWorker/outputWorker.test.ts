@@ -102,7 +102,8 @@ test('an error of the output phase comes from the worker as the main thread woul
     await assert.rejects(
       output(batches, mode),
       (e: unknown) =>
-        e instanceof UserError && e.message === 'Error assigning parentId to a CSV file! $parentId array cannot be multidimensional.',
+        e instanceof UserError &&
+        e.message.startsWith('Error assigning parentId to a CSV file! $parentId array cannot be multidimensional. '),
       mode,
     );
   }

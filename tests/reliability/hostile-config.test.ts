@@ -666,6 +666,7 @@ test('errors raised while evaluating job params and request endpoints: exit 1, e
     const r = await runWith(withBase(config));
     const line = assertFailed(r, 1, message);
     assert.ok(line.startsWith(`logger.ERROR: ${message} `), line);
+    if (message.includes('Illegal function')) assert.match(line, /"knownFunctions":\["md5",.*"concat"/);
     cleanup(r);
   }
 });

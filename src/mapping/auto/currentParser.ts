@@ -2,7 +2,7 @@
  * Automatic parser, current mode (spec 04 §4): analysis on arrival, rows at the end.
  */
 import { JsonObject, PhpArray, type Value, type ValueMap } from '../../php/value.ts';
-import { pjson } from '../../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../../php/jsonEncode.ts';
 import { md5OfSerialized } from '../../php/serialize.ts';
 import { csvCell } from '../../output/csv.ts';
 import { writeValueRow, type TableSink, type TableWriter } from '../../output/tableSink.ts';
@@ -69,9 +69,15 @@ interface Plan {
 
 /** Rejects list / configuration-map parent values (non-empty), as the reference does. */
 export function checkParentValues(pc: readonly (readonly [string, Value])[]): void {
-  for (const [, v] of pc) {
+  for (const [key, v] of pc) {
     if ((Array.isArray(v) && v.length > 0) || (v instanceof PhpArray && v.size > 0)) {
-      throw new UserError('Error assigning parentId to a CSV file! $parentId array cannot be multidimensional.');
+      // The reference's message, then which column and what to do (it names neither).
+      throw new UserError(
+        'Error assigning parentId to a CSV file! $parentId array cannot be multidimensional. ' +
+          `The column '${key}' (a "userData" key, or a child job's placeholder) holds a list or an object; ` +
+          'give userData scalar values (a structure can be written as a JSON string).',
+        { context: { column: key } },
+      );
     }
   }
 }
@@ -80,7 +86,7 @@ export function checkParentValues(pc: readonly (readonly [string, Value])[]): vo
 export function wrapItem(item: Value): ValueMap {
   if (item instanceof Map) return item;
   const o = new JsonObject();
-  o.set('data', Array.isArray(item) ? pjson(item, 'p17') : item);
+  o.set('data', Array.isArray(item) ? pjsonOrFalse(item, 'p17') : item);
   return o;
 }
 
@@ -309,7 +315,7 @@ export class CurrentOutput {
       } else if (v === null || typeof v !== 'object' || !(v instanceof Map || Array.isArray(v))) {
         values[slotOf(plan, col, row, true, v)] = v;
       } else {
-        const json = pjson(v, 'p17');
+        const json = pjsonOrFalse(v, 'p17');
         values[slotOf(plan, col, row, false, json)] = json;
       }
     }

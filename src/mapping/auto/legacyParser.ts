@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { PhpArray, PhpFloat, type Value, type ValueMap, isMap, isList } from '../../php/value.ts';
-import { pjson } from '../../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../../php/jsonEncode.ts';
 import { phpString } from '../../php/stringConversion.ts';
 import { writeValueRow, type TableSink, type TableWriter } from '../../output/tableSink.ts';
 import { ApplicationError } from '../../errors/ApplicationError.ts';
@@ -79,7 +79,7 @@ export class LegacyStructure {
         for (const [c, t] of defs) {
           if (typeof t !== 'string' || !KNOWN_TYPE.test(t)) {
             throw new UserError(
-              `Error loading data structure definition: unknown data type '${isMap(t) || isList(t) ? pjson(t, 'p17') : phpString(t)}' of '${type}.${c}'`,
+              `Error loading data structure definition: unknown data type '${isMap(t) || isList(t) ? pjsonOrFalse(t, 'p17') || '' : phpString(t)}' of '${type}.${c}'`,
             );
           }
           cols.set(c, t);
@@ -329,7 +329,7 @@ export class LegacyOutput {
         // error, exit 2); its JSON text goes into the first column of the object (issue 22).
         const first = this.plan(col.sub, []).names[0];
         if (first === undefined) throw new UserError(unplacedValue(col.sub));
-        set(legacySafe(col.name + '_' + first), pjson(value, 'p17'));
+        set(legacySafe(col.name + '_' + first), pjsonOrFalse(value, 'p17'));
       } else if (col.t.startsWith('arrayOf')) {
         const list = Array.isArray(value) ? value : [value];
         const linkValue = link.get();
@@ -338,9 +338,9 @@ export class LegacyOutput {
       } else if (col.t === 'NULL') {
         // Reference edge: the whole record as JSON into the raw column name; where that is not
         // a header name the reference fails (exit 2), and the sanitised name takes it (issue 22).
-        set(slots.has(col.c) ? col.c : col.name, pjson(r, 'p17'));
+        set(slots.has(col.c) ? col.c : col.name, pjsonOrFalse(r, 'p17'));
       } else if (value !== null && typeof value === 'object' && !(value instanceof PhpFloat)) {
-        set(col.name, pjson(value, 'p17'));
+        set(col.name, pjsonOrFalse(value, 'p17'));
       } else {
         set(col.name, value);
       }

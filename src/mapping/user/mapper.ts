@@ -6,7 +6,7 @@
  */
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { lookup } from '../../php/pathLookup.ts';
-import { pjson } from '../../php/jsonEncode.ts';
+import { pjsonOrFalse } from '../../php/jsonEncode.ts';
 import { md5Hex, phpSerialize } from '../../php/serialize.ts';
 import { type Value, PhpArray, isEmpty, isList, isMap, isScalar } from '../../php/value.ts';
 import { varExport } from '../../php/varExport.ts';
@@ -53,11 +53,7 @@ function cellSafe(v: Value | undefined): boolean {
 
 /** `json_encode` for `forceType`; a value PHP cannot encode (INF/NaN) gives `false` → empty cell. */
 function forcedJson(v: Value): Value {
-  try {
-    return pjson(v, 'p17');
-  } catch {
-    return false;
-  }
+  return pjsonOrFalse(v, 'p17');
 }
 
 export class Mapper {
@@ -179,7 +175,10 @@ export class Mapper {
     if (this.parentKeyPk !== null)
       values.push(this.parentKey !== null && this.parentKeyPk === this.parentKey.column ? this.parentKey.value : null);
     if (!values.every(cellSafe)) {
-      throw badMapping(`Only scalar values are allowed in primary key. Primary key: ${pjson(values, 'p17')}`, this.spec.configPath);
+      throw badMapping(
+        `Only scalar values are allowed in primary key. Primary key: ${pjsonOrFalse(values, 'p17') || ''}`,
+        this.spec.configPath,
+      );
     }
     return values.map((v) => csvCell(v)).join(',');
   }
