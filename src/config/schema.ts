@@ -144,6 +144,33 @@ const apiHttp: SchemaNode = {
         'Requests on the wire at once per host (env EX_GENERIC_CONCURRENCY wins; 1 = strictly sequential; the output is the same for any value).',
       examples: [1],
     },
+    rateLimit: {
+      type: 'object',
+      description:
+        "Request budget per host (scheme, host, port), honoured by every request: pages, child jobs, logins, retries. Without it, requests are still paced by the API's RateLimit-*/X-RateLimit-* headers and Retry-After, and a 429 halves the requests on the wire for that host (growing back by one per round of successful answers).",
+      properties: {
+        requestsPerSecond: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          description: 'Most requests to one host in any 1-second window (fractions allowed).',
+          examples: [10],
+        },
+        requestsPerMinute: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          description: 'Most requests to one host in any 60-second window.',
+          examples: [600],
+        },
+        followHeaders: {
+          type: 'boolean',
+          default: true,
+          description: "Also pace by the API's rate-limit headers and Retry-After.",
+          examples: [false],
+        },
+      },
+      additionalProperties: false,
+      examples: [{ requestsPerSecond: 10 }, { requestsPerMinute: 600, followHeaders: false }],
+    },
   },
   additionalProperties: false,
 };
