@@ -10,9 +10,17 @@
  *   P2 memory      the same shape at 1,000,000 records: peak RSS, and growth against P1's peak.
  *   P3 latency     one page of 1000 ids, a child job per id answered after 20 ms: wall time at
  *                  concurrency 1 / at the default; both runs' tables must be byte-identical.
+ *   P4 rate limit  P3's job against /limited/ (a token bucket of 100 requests/s, 429 + Retry-After
+ *                  beyond it, RateLimit headers on every answer), nothing configured: wall time /
+ *                  the ideal 10 s for 1000 child requests, 429 answers / requests; tables must be
+ *                  byte-identical to P3's sequential run. Shown beside it: the same with
+ *                  api.http.rateLimit {requestsPerSecond: 100} configured.
+ *   P5 prefetch    200 offset pages of 20 records, each answered after 20 ms: wall time without
+ *                  prefetch / with prefetch 20 (and concurrency 20), medians of 3 interleaved;
+ *                  outputs byte-identical.
  *
  * Options: --quick (smaller P2 and P3, for a smoke run). The last line printed is
- *   bench: p1_ratio=X p2_peak_rss_mb=Y p2_growth=Z p3_speedup=W
+ *   bench: p1_ratio=X p2_peak_rss_mb=Y p2_growth=Z p3_speedup=W p4_time_ratio=… p4_429_share=… p5_speedup=…
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -93,10 +101,10 @@ function itemsConfig(base: string, total: number): unknown {
   };
 }
 
-function childConfig(base: string): unknown {
+function childConfig(base: string, http?: unknown): unknown {
   return {
     parameters: {
-      api: { baseUrl: `${base}/` },
+      api: { baseUrl: `${base}/`, ...(http ? { http } : {}) },
       config: {
         outputBucket: 'bench',
         jobs: [
@@ -110,6 +118,32 @@ function childConfig(base: string): unknown {
       },
     },
   };
+}
+
+const P5_PAGES = 200;
+const P5_LIMIT = 20;
+const P5_ROUNDS = 3;
+/** Pages ahead, and as many requests on the wire (prefetch N pays only with N requests at once). */
+const P5_PREFETCH = 20;
+
+/** P5: 200 offset pages (the last one short), each answered after 20 ms. */
+function pagesConfig(base: string, prefetch: number): unknown {
+  const total = P5_PAGES * P5_LIMIT - 1;
+  return {
+    parameters: {
+      api: {
+        baseUrl: `${base}/`,
+        ...(prefetch > 0 ? { http: { concurrency: prefetch } } : {}),
+        pagination: { method: 'offset', limit: P5_LIMIT, ...(prefetch > 0 ? { prefetch } : {}) },
+      },
+      config: { outputBucket: 'bench', jobs: [{ endpoint: 'items', dataField: 'items', params: { total, delay: 20 } }] },
+    },
+  };
+}
+
+async function limitedStats(base: string, key: string): Promise<{ requests: number; tooMany: number }> {
+  const res = await fetch(`${base}/stats/${key}`);
+  return (await res.json()) as { requests: number; tooMany: number };
 }
 
 async function extractor(config: unknown, env: NodeJS.ProcessEnv = {}): Promise<Measured & { dir: string }> {
@@ -210,6 +244,58 @@ try {
   ]);
   if (!identical) throw new Error(`P3 outputs differ: ${seq.dir} vs ${par.dir}`);
 
+  // P4: the budget is the server's; the extractor reads it from the answers.
+  const p4 = await extractor(childConfig(`${server.base}/limited/signals`));
+  const p4Stats = await limitedStats(server.base, 'signals');
+  const p4c = await extractor(childConfig(`${server.base}/limited/configured`, { rateLimit: { requestsPerSecond: 100 } }));
+  const p4cStats = await limitedStats(server.base, 'configured');
+  cleanup.push(p4.dir, p4c.dir);
+  const p4Ideal = P3_IDS / 100;
+  const p4Ratio = p4.wallMs / 1000 / p4Ideal;
+  const p4Share = p4Stats.tooMany / p4Stats.requests;
+  const p4Identical = outputOf(p4.dir) === outputOf(seq.dir) && outputOf(p4c.dir) === outputOf(seq.dir);
+  rows.push([
+    'P4 rate limit, from headers',
+    fmt(p4.wallMs / 1000),
+    fmt(p4.peakRssMb, 0),
+    `${p4Stats.requests} requests, ${p4Stats.tooMany} × 429, ideal ${fmt(p4Ideal, 0)} s, ratio ${fmt(p4Ratio)}, outputs ${p4Identical ? 'byte-identical' : 'DIFFER'}`,
+  ]);
+  rows.push([
+    'P4 rate limit, configured',
+    fmt(p4c.wallMs / 1000),
+    fmt(p4c.peakRssMb, 0),
+    `requestsPerSecond 100: ${p4cStats.requests} requests, ${p4cStats.tooMany} × 429, ratio ${fmt(p4c.wallMs / 1000 / p4Ideal)}`,
+  ]);
+  if (!p4Identical) throw new Error(`P4 outputs differ from P3's sequential run: ${p4.dir}, ${p4c.dir} vs ${seq.dir}`);
+
+  // Interleaved, median of 3: one run is short enough for the machine's noise to decide it.
+  const p5Seqs: (Measured & { dir: string })[] = [];
+  const p5Aheads: (Measured & { dir: string })[] = [];
+  for (let i = 0; i < P5_ROUNDS; i++) {
+    p5Seqs.push(await extractor(pagesConfig(server.base, 0)));
+    p5Aheads.push(await extractor(pagesConfig(server.base, P5_PREFETCH)));
+  }
+  cleanup.push(...p5Seqs.map((m) => m.dir), ...p5Aheads.map((m) => m.dir));
+  const byWall = (runs: (Measured & { dir: string })[]): Measured & { dir: string } =>
+    [...runs].sort((x, y) => x.wallMs - y.wallMs)[Math.floor(runs.length / 2)]!;
+  const p5Seq = byWall(p5Seqs);
+  const p5Ahead = byWall(p5Aheads);
+  const p5Speedup = p5Seq.wallMs / p5Ahead.wallMs;
+  const p5Identical = [...p5Seqs, ...p5Aheads].every((m) => outputOf(m.dir) === outputOf(p5Seq.dir));
+  rows.push([
+    'P5 pages, sequential',
+    fmt(p5Seq.wallMs / 1000),
+    fmt(p5Seq.peakRssMb, 0),
+    `${P5_PAGES} offset pages × 20 ms, median of ${P5_ROUNDS}`,
+  ]);
+  rows.push([
+    `P5 pages, prefetch ${P5_PREFETCH}`,
+    fmt(p5Ahead.wallMs / 1000),
+    fmt(p5Ahead.peakRssMb, 0),
+    `speedup ×${fmt(p5Speedup)}, outputs ${p5Identical ? 'byte-identical' : 'DIFFER'}`,
+  ]);
+  if (!p5Identical) throw new Error(`P5 outputs differ: ${p5Seq.dir} vs ${p5Ahead.dir}`);
+
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   for (const r of rows)
     console.log(
@@ -219,10 +305,10 @@ try {
         .trimEnd(),
     );
   console.log(
-    `targets: p1_ratio ≤ 1.5, p2_peak_rss_mb ≤ 128, p2_growth ≤ 1.25, p3_speedup ≥ 8; total bench time ${fmt((performance.now() - benchStarted) / 1000, 0)} s${quick ? ' (--quick)' : ''}`,
+    `targets: p1_ratio ≤ 1.5, p2_peak_rss_mb ≤ 128, p2_growth ≤ 1.25, p3_speedup ≥ 8, p4_time_ratio ≤ 1.15, p4_429_share ≤ 0.01, p5_speedup ≥ 5; total bench time ${fmt((performance.now() - benchStarted) / 1000, 0)} s${quick ? ' (--quick)' : ''}`,
   );
   console.log(
-    `bench: p1_ratio=${fmt(p1Ratio)} p2_peak_rss_mb=${fmt(p2.peakRssMb, 0)} p2_growth=${fmt(p2Growth)} p3_speedup=${fmt(p3Speedup)}`,
+    `bench: p1_ratio=${fmt(p1Ratio)} p2_peak_rss_mb=${fmt(p2.peakRssMb, 0)} p2_growth=${fmt(p2Growth)} p3_speedup=${fmt(p3Speedup)} p4_time_ratio=${fmt(p4Ratio)} p4_429_share=${fmt(p4Share, 3)} p5_speedup=${fmt(p5Speedup)}`,
   );
 } finally {
   server.stop();

@@ -3,9 +3,14 @@
  * event loop). Listens on 127.0.0.1 (free port), prints `port=<n>` on stdout, stops on SIGTERM,
  * on stdin end (with `--stdin`), or by itself after `--max-seconds` (default 600).
  *
- *   GET /items?limit=L&offset=O&total=T  → {"items": [...L nested records from O...], "total": T}
+ *   GET /items?limit=L&offset=O&total=T[&delay=MS]  → {"items": [...L nested records from O...], "total": T}
  *   GET /ids?n=N                         → [{"id": 1}, … {"id": N}]
  *   GET /item/<id>?delay=MS               → one record, answered after MS milliseconds
+ *   GET /limited/<key>/ids, /limited/<key>/item/<id>  → the same, under a budget of 100 requests/s
+ *                                          per key (a token bucket of 100): RateLimit-Limit,
+ *                                          -Remaining, -Reset and -Policy on every answer; beyond
+ *                                          the budget 429 with Retry-After
+ *   GET /stats/<key>                      → {"requests": n, "tooMany": n} of /limited/<key>/
  *
  * Records are a deterministic function of their index. Pages of `/items` are rendered once and
  * kept (up to 64 MiB) so that serving costs the same for the floor and the extractor.
@@ -44,25 +49,79 @@ function itemsPage(limit: number, offset: number, total: number): Buffer {
   return body;
 }
 
-function send(res: http.ServerResponse, body: Buffer | string): void {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+function send(res: http.ServerResponse, body: Buffer | string, headers: Record<string, string> = {}, status = 200): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers });
   res.end(body);
 }
 
+const RATE = 100;
+
+/** A token bucket per key: RATE tokens per second, at most RATE kept. */
+class Budget {
+  tokens = RATE;
+  last = performance.now();
+  requests = 0;
+  tooMany = 0;
+
+  /** Takes a token if there is one; the RateLimit headers of the answer, and whether it was allowed. */
+  take(): { allowed: boolean; headers: Record<string, string> } {
+    const now = performance.now();
+    this.tokens = Math.min(RATE, this.tokens + ((now - this.last) * RATE) / 1000);
+    this.last = now;
+    this.requests++;
+    const allowed = this.tokens >= 1;
+    if (allowed) this.tokens -= 1;
+    else this.tooMany++;
+    const headers: Record<string, string> = {
+      'RateLimit-Limit': String(RATE),
+      'RateLimit-Remaining': String(Math.floor(this.tokens)),
+      'RateLimit-Reset': String(Math.ceil((RATE - this.tokens) / RATE)),
+      'RateLimit-Policy': `${RATE};w=1`,
+    };
+    if (!allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((1 - this.tokens) / RATE)));
+    return { allowed, headers };
+  }
+}
+
+const budgets = new Map<string, Budget>();
+
 const server = http.createServer((req, res) => {
-  const url = new URL(req.url ?? '/', 'http://x');
+  let url = new URL(req.url ?? '/', 'http://x');
+  let limitHeaders: Record<string, string> = {};
+  const limited = /^\/limited\/([^/]+)(\/.*)$/.exec(url.pathname);
+  if (limited) {
+    let budget = budgets.get(limited[1]!);
+    if (budget === undefined) {
+      budget = new Budget();
+      budgets.set(limited[1]!, budget);
+    }
+    const { allowed, headers } = budget.take();
+    if (!allowed) {
+      send(res, '{"error":"too many requests"}', headers, 429);
+      return;
+    }
+    limitHeaders = headers;
+    url = new URL(limited[2]! + url.search, 'http://x');
+  }
+  const stats = /^\/stats\/([^/]+)$/.exec(url.pathname);
   const q = (name: string, fallback: number): number => {
     const v = url.searchParams.get(name);
     return v === null ? fallback : Number(v);
   };
-  if (url.pathname === '/items') {
-    send(res, itemsPage(q('limit', 500), q('offset', 0), q('total', 100_000)));
+  if (stats) {
+    const b = budgets.get(stats[1]!);
+    send(res, JSON.stringify({ requests: b?.requests ?? 0, tooMany: b?.tooMany ?? 0 }));
+  } else if (url.pathname === '/items') {
+    const page = itemsPage(q('limit', 500), q('offset', 0), q('total', 100_000));
+    const delay = q('delay', 0);
+    if (delay > 0) setTimeout(() => send(res, page), delay);
+    else send(res, page);
   } else if (url.pathname === '/ids') {
     const n = q('n', 1000);
-    send(res, JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: i + 1 }))));
+    send(res, JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: i + 1 }))), limitHeaders);
   } else if (url.pathname.startsWith('/item/')) {
     const id = Number(url.pathname.slice('/item/'.length));
-    setTimeout(() => send(res, `{"item":${record(id)}}`), q('delay', 20));
+    setTimeout(() => send(res, `{"item":${record(id)}}`, limitHeaders), q('delay', 20));
   } else {
     res.writeHead(404, { 'Content-Type': 'application/json' });
     res.end('{"error":"not found"}');

@@ -1,24 +1,7 @@
 /** Small Markdown helpers shared by the generated user documentation (scripts/config-docs.ts). */
 
-/** A JSON Schema node as the configuration schema writes it. */
-export type Node = {
-  [keyword: string]: unknown;
-  description?: string;
-  type?: string | readonly string[];
-  properties?: Record<string, Node>;
-  additionalProperties?: boolean | Node;
-  items?: Node;
-  allOf?: readonly Node[];
-  anyOf?: readonly Node[];
-  oneOf?: readonly Node[];
-  enum?: readonly unknown[];
-  const?: unknown;
-  $ref?: string;
-  default?: unknown;
-  examples?: readonly unknown[];
-  'x-error'?: string;
-  'x-discriminator'?: string;
-};
+/** A JSON Schema node as the configuration schema writes it (the schema's own node type). */
+export type { SchemaNode as Node } from '../../src/config/schemaParts.ts';
 
 /**
  * Text for users: the spec the developers work from is not theirs, so references to its parts

@@ -24,6 +24,7 @@ import { outputWorkerMode, outputWorkerOffload } from '../outputWorker/offload.t
 import { JobRunner } from '../jobs/runner.ts';
 import { bucketOf, type IncrementalOutput } from '../config/outputOptions.ts';
 import { concurrencyOf } from '../jobs/concurrency.ts';
+import { rateLimitOptions } from '../http/rateLimit/index.ts';
 import { OutputStaging } from '../output/staging.ts';
 import { removeStaleStaging } from '../output/staleStaging.ts';
 import { MappingRouter } from '../mapping/router.ts';
@@ -355,6 +356,7 @@ async function runConfiguration(
     nowMs: run.nowMs,
     ...(allowedHosts ? { checkUrl: requestChecker(allowedHosts) } : {}),
     concurrency: concurrencyOf(api.api, run.env),
+    rateLimit: rateLimitOptions(api.api),
     stats: run.stats,
     credentialScope: credentialScope(api.api, api.baseUrl, allowedHosts, config.get('jobs')),
     withheldFrom: run.withheldFrom,
@@ -377,6 +379,8 @@ async function runConfiguration(
     await runner.run();
   } finally {
     transport.close();
+    // The effective rate per host whose requests were paced or answered 429 (README "Rate limits").
+    for (const line of client.rateLimiter.summary()) logger.info(line);
   }
   if (output.mappings === undefined) {
     const { struct, version } = entry.parser.stateEntries();

@@ -1,5 +1,6 @@
 /** The schema of a job (`parameters.config.jobs[]`, and `children[]` at any depth). */
 import { functionValue, headerMap, MAP, misplaced, phpEmpty, type SchemaNode } from './schemaParts.ts';
+import { prefetch } from './schemaPagination.ts';
 
 const dataPath: SchemaNode = {
   type: ['string', 'object'],
@@ -136,6 +137,10 @@ export const job = {
     },
     id: { type: 'string', description: 'Job identity; jobs with the same identity collapse into one.', examples: ['users'] },
     headers: headerMap('Request headers of this job; they override client headers of the same name.', { 'X-Page-Size': '100' }),
+    prefetch: {
+      ...prefetch,
+      description: `Pages fetched ahead for this job (offset and pagenum pagination); wins over api.pagination.prefetch. ${prefetch.description}`,
+    },
     pagination: misplaced('parameters.api.pagination (per job: a "scroller" name with the "multiple" method)'),
     mappings: misplaced('parameters.config.mappings'),
     http: misplaced('the job\'s own "headers" (or parameters.config.http.headers for every request)'),

@@ -7,6 +7,16 @@ import type { SchemaNode } from './schemaParts.ts';
 
 const truthy = (description: string, dflt: boolean): SchemaNode => ({ type: 'boolean', default: dflt, description, examples: [!dflt] });
 
+/** Pages fetched ahead (src/jobs/pagePrefetch.ts): offset and pagenum, whose next requests are known in advance. */
+export const prefetch: SchemaNode = {
+  type: 'integer',
+  minimum: 0,
+  default: 0,
+  description:
+    "Opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, never more on the wire than api.http.concurrency; off at concurrency 1). The stop conditions still decide: pages past the last one are dropped unparsed and the output is byte-identical to a sequential run, but up to N requests past the last page are sent. A job's own prefetch wins.",
+  examples: [10],
+};
+
 /** Stop conditions any method (and each scroller of `multiple`) may carry. */
 const stopConditions: Record<string, SchemaNode> = {
   nextPageFlag: {
@@ -83,6 +93,7 @@ export const pagination = {
         offsetParam: { type: 'string', default: 'offset', description: 'Name of the offset parameter.', examples: ['skip'] },
         firstPageParams: truthy('Send limit/offset on the first page too.', true),
         offsetFromJob: truthy("Start from the job's own offsetParam value when it is not empty.", false),
+        prefetch,
       },
       ['limit'],
     ),
@@ -95,6 +106,7 @@ export const pagination = {
         limitParam: { type: 'string', default: 'limit', description: 'Name of the page-size parameter.', examples: ['per_page'] },
         firstPage: { type: 'integer', default: 1, description: 'Number of the first page (0 allowed).', examples: [0] },
         firstPageParams: truthy('Send the page parameters on the first page too.', true),
+        prefetch,
       },
     ),
     variant('response.url', 'Follows a next-page link found in the response until it is missing or empty.', {

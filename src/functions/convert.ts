@@ -11,6 +11,7 @@
 import { isUtf8 } from 'node:buffer';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { phpFloatString } from '../php/stringConversion.ts';
+import { utf8PrefixAt } from '../php/utf8Lossy.ts';
 import { JsonObject, PhpArray, PhpFloat, type Value } from '../php/value.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -45,28 +46,8 @@ export function phpBytes(s: string): Buffer {
 
 /** Length of the valid UTF-8 sequence starting at `i`, or 0 when the byte there starts none. */
 function utf8SequenceLength(b: Uint8Array, i: number): number {
-  const x = b[i]!;
-  let need: number;
-  let lo = 0x80;
-  let hi = 0xbf;
-  if (x >= 0xc2 && x <= 0xdf) need = 1;
-  else if (x >= 0xe0 && x <= 0xef) {
-    need = 2;
-    if (x === 0xe0) lo = 0xa0;
-    else if (x === 0xed) hi = 0x9f;
-  } else if (x >= 0xf0 && x <= 0xf4) {
-    need = 3;
-    if (x === 0xf0) lo = 0x90;
-    else if (x === 0xf4) hi = 0x8f;
-  } else return 0;
-  if (i + need >= b.length) return 0;
-  const second = b[i + 1]!;
-  if (second < lo || second > hi) return 0;
-  for (let k = 2; k <= need; k++) {
-    const y = b[i + k]!;
-    if (y < 0x80 || y > 0xbf) return 0;
-  }
-  return need + 1;
+  const { length, valid } = utf8PrefixAt(b, i);
+  return length > 0 && valid === length ? length : 0;
 }
 
 /** A PHP byte string as a JavaScript string (see the module comment). */

@@ -15,6 +15,7 @@ import { withholdCredentials } from './withhold.ts';
 import { urlWithUserinfo, userinfoAuthorization } from './userinfo.ts';
 import type { Transport, WireResponse } from './transport.ts';
 import { MAX_CONTEXT_BODY, bodyExcerpt } from './response.ts';
+import { RateLimiter, systemClock, type Clock, type Permit, type RateLimitOptions } from './rateLimit/index.ts';
 
 export interface Authenticator {
   /** Runs before every attempt (retries and redirect hops included). */
@@ -47,6 +48,10 @@ export interface ClientOptions {
    * a time. Login requests (unauthenticated sends) are not counted.
    */
   concurrency?: number;
+  /** Request budget per host and pacing by the API's signals (http/rateLimit/); default: signals only. */
+  rateLimit?: RateLimitOptions;
+  /** The rate limiter's time (tests); default: `nowMs` and real timers. */
+  clock?: Clock;
   /** Counters of the run's end-of-run summary (attempts, retries, bytes). */
   stats?: RunStats;
   /**
@@ -70,6 +75,8 @@ export interface SendOptions {
   order?: readonly number[];
   /** Once aborted, attempts not yet on the wire are not sent (the run already failed). */
   signal?: AbortSignal;
+  /** False: one attempt, never retried (pages fetched ahead: their turn retries them for real). */
+  retry?: boolean;
 }
 
 export interface ClientResponse extends WireResponse {
@@ -83,54 +90,12 @@ const MAX_REDIRECTS = 5;
 
 const NO_ORDER: readonly number[] = [];
 
-function compareOrder(a: readonly number[], b: readonly number[]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
-}
-
-interface Waiter {
-  order: readonly number[];
-  resume: () => void;
-}
-
-/** Counting semaphore whose waiters are served earliest sequential position first. */
-export class OrderedSlots {
-  private readonly limit: number;
-  private active = 0;
-  private readonly waiting: Waiter[] = [];
-
-  constructor(limit: number) {
-    this.limit = Math.max(1, limit);
-  }
-
-  /** Resolves when a slot is held; call `release()` exactly once afterwards. */
-  acquire(order: readonly number[]): Promise<void> | undefined {
-    if (this.active < this.limit) {
-      this.active++;
-      return undefined;
-    }
-    return new Promise<void>((resume) => this.waiting.push({ order, resume }));
-  }
-
-  release(): void {
-    if (this.waiting.length === 0) {
-      this.active--;
-      return;
-    }
-    let best = 0;
-    for (let i = 1; i < this.waiting.length; i++) if (compareOrder(this.waiting[i]!.order, this.waiting[best]!.order) < 0) best = i;
-    const [next] = this.waiting.splice(best, 1);
-    // The slot passes to the waiter as it is (active stays the same).
-    next!.resume();
-  }
-}
-
 export class HttpClient {
   readonly options: ClientOptions;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly nowMs: () => number;
-  private readonly slots = new Map<string, OrderedSlots>();
+  /** Concurrency, budget and pacing per host. */
+  readonly rateLimiter: RateLimiter;
   /** Origins already warned about withheld credentials: one WARNING line each. */
   private readonly withheldFrom: Set<string>;
 
@@ -139,21 +104,18 @@ export class HttpClient {
     this.sleep = options.sleep ?? ((ms) => sleepAtLeast(ms));
     this.withheldFrom = options.withheldFrom ?? new Set();
     this.nowMs = options.nowMs ?? Date.now;
+    this.rateLimiter = new RateLimiter(
+      options.rateLimit ?? { followHeaders: true },
+      this.concurrency,
+      (message) => options.logger.info(message),
+      options.clock ?? { now: this.nowMs, timer: systemClock.timer },
+    );
   }
 
   /** Requests the job runner may have on the wire at once (1 when the authenticator is exclusive). */
   get concurrency(): number {
     if (this.options.authenticator?.exclusive?.()) return 1;
     return Math.max(1, Math.floor(this.options.concurrency ?? 1));
-  }
-
-  private slotsFor(key: string): OrderedSlots {
-    let slots = this.slots.get(key);
-    if (slots === undefined) {
-      slots = new OrderedSlots(this.concurrency);
-      this.slots.set(key, slots);
-    }
-    return slots;
   }
 
   /**
@@ -222,19 +184,18 @@ export class HttpClient {
     options: SendOptions,
   ): Promise<WireResponse & { attempts: number }> {
     const logger = options.logger ?? this.options.logger;
-    // Login requests (unauthenticated) take no slot: an attempt holding one may be waiting for the login.
-    const slots = authenticate
-      ? this.slotsFor(`${request.url.scheme}://${request.url.host}:${request.url.port ?? defaultPort(request.url.scheme)}`)
-      : undefined;
+    const host = `${request.url.scheme}://${request.url.host}:${request.url.port ?? defaultPort(request.url.scheme)}`;
     for (let retries = 0; ; retries++) {
       if (retries > 0 && this.options.beforeRetry) await this.options.beforeRetry();
       let response: WireResponse | undefined;
       let failure: CurlError | undefined;
       let attempt: PreparedRequest;
-      if (slots) {
-        const wait = slots.acquire(options.order ?? NO_ORDER);
-        if (wait) await wait;
-      }
+      // Login requests (unauthenticated) take no slot (an attempt holding one may be waiting for the login), but are paced.
+      const permit: Permit = await this.rateLimiter.acquire(host, {
+        order: options.order ?? NO_ORDER,
+        slot: authenticate,
+        signal: options.signal,
+      });
       try {
         options.signal?.throwIfAborted();
         attempt = cloneRequest(request);
@@ -269,10 +230,10 @@ export class HttpClient {
         if (this.options.stats && response) this.options.stats.bytes += response.body.length;
         if (logger.isDebug()) logger.debug(responseLine(attempt, response, failure, this.nowMs() - sentAt));
       } finally {
-        slots?.release();
+        permit.done(response ? { status: response.status, headers: response.headers } : undefined);
       }
       const outcome = response ? { status: response.status, headers: response.headers } : { curlCode: failure!.curlCode };
-      if (!shouldRetry(this.options.retry, retries, outcome)) {
+      if (options.retry === false || !shouldRetry(this.options.retry, retries, outcome)) {
         const attempts = retries + 1;
         if (failure && failure.constructor !== CurlError) throw failure; // e.g. SSH tunnel errors carry their own text
         if (failure) {
@@ -308,7 +269,7 @@ export class HttpClient {
           `${attempt.method} ${displayUrl(attempt.url)}: ${reason} (attempt ${count(retries + 1)} of ${count(this.options.retry.maxRetries + 1)}).`,
         context,
       );
-      if (delay > 0) await this.sleep(delay);
+      if (delay > 0) await this.rateLimiter.sleep(delay, this.sleep);
     }
   }
 }

@@ -24,6 +24,7 @@ import { jobIdentity, planJobs } from './plan.ts';
 import { createProgressLog, type ProgressHook } from './progress.ts';
 import { extractRecords, recordsAt } from './records.ts';
 import { Prefetcher, type Prefetch, type Speculation } from './prefetch.ts';
+import { PagesAhead, prefetchCount } from './pagePrefetch.ts';
 import { parseRecursionFilter } from './recursionFilter.ts';
 import { EmptyJobHints, identicalPageWarning } from './hints.ts';
 import type { RunStats } from '../logging/runStats.ts';
@@ -121,6 +122,8 @@ export class JobRunner {
   private readonly progress: ProgressHook;
   /** Sends the first requests of upcoming child instances ahead of their turn. */
   private readonly prefetcher: Prefetcher;
+  /** Pages fetched ahead by running instances (dropped if the run fails). */
+  private readonly pagesAheadLive = new Set<PagesAhead>();
   /** Jobs that wrote no rows although their responses held records elsewhere. */
   private readonly hints = new EmptyJobHints();
 
@@ -154,6 +157,7 @@ export class JobRunner {
       this.hints.report(this.ctx.logger);
     } finally {
       this.prefetcher.end();
+      for (const ahead of this.pagesAheadLive) ahead.discard();
     }
   }
 
@@ -202,15 +206,17 @@ export class JobRunner {
     let repeated = false;
     let recordCount = 0;
     const { maxPages, maxRecords } = this.ctx.limits ?? {};
+    const ahead = this.pagesAhead(run, instance, maxPages);
     while (request !== null) {
       const description = request;
       let response: ClientResponse;
       if (early !== undefined) {
         const sent = early;
         early = undefined;
+        ahead?.fill(page);
         response = await sent.take();
       } else {
-        response = await this.ctx.client.send(this.prepare(path, description), true, { order: [...run.order, page] });
+        response = await this.sendPage(path, description, [...run.order, page], ahead, page);
       }
       const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger, recordsAt(job.get('dataField')));
       if (previous !== undefined && sameValue(previous, value)) {
@@ -261,6 +267,52 @@ export class JobRunner {
       repeated = repeats;
       request = next;
       page++;
+    }
+    this.endPagesAhead(ahead, shownEndpoint);
+  }
+
+  /** Pages fetched ahead for this instance, when `prefetch` asks for it and the scroller can tell the next requests. */
+  private pagesAhead(run: InstanceRun, instance: JobInstance, maxPages: number | undefined): PagesAhead | undefined {
+    const count = prefetchCount(run.job, this.ctx.api.pagination, run.path);
+    const { scroller } = run;
+    if (count === 0 || this.ctx.client.concurrency <= 1 || scroller.peek === undefined) return undefined;
+    const ahead = new PagesAhead(this.ctx.client, this.ctx.logger, count, {
+      peek: (k) => scroller.peek!(instance, k),
+      build: (description) => this.prepare(run.path, description),
+      order: (page) => [...run.order, page],
+      ...(maxPages !== undefined ? { maxPages } : {}),
+    });
+    this.pagesAheadLive.add(ahead);
+    return ahead;
+  }
+
+  /** The page's response: taken from the pages fetched ahead, or sent now; then the pages after it are requested ahead. */
+  private async sendPage(
+    path: string,
+    description: PhpArray,
+    order: readonly number[],
+    ahead: PagesAhead | undefined,
+    page: number,
+  ): Promise<ClientResponse> {
+    const fetched = ahead === undefined ? undefined : await ahead.take(page, description);
+    if (fetched !== undefined) {
+      ahead!.fill(page);
+      return fetched;
+    }
+    const sending = this.ctx.client.send(this.prepare(path, description), true, { order });
+    ahead?.fill(page);
+    return sending;
+  }
+
+  /** The instance ended: pages still ahead are past its last page and dropped unparsed. */
+  private endPagesAhead(ahead: PagesAhead | undefined, shownEndpoint: string): void {
+    if (ahead === undefined) return;
+    this.pagesAheadLive.delete(ahead);
+    const unused = ahead.discard();
+    if (unused > 0) {
+      this.ctx.logger.debug(
+        `Job '${shownEndpoint}': ${unused} page request(s) sent ahead were not used (past the last page); dropped unparsed.`,
+      );
     }
   }
 

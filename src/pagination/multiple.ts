@@ -73,6 +73,10 @@ export class MultipleScroller implements Scroller {
     for (const scroller of this.scrollers.values()) scroller.reset();
   }
 
+  peek(job: JobInstance, ahead: number) {
+    return this.current?.peek?.(job, ahead) ?? null;
+  }
+
   forChild(childConfig: PhpArray): Scroller {
     const copies = new Map<string, Scroller>();
     for (const [name, scroller] of this.scrollers) copies.set(name, scroller.forChild(childConfig));

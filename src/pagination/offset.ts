@@ -54,14 +54,18 @@ export class OffsetScroller implements Scroller {
     return isEmpty(own) ? this.options.limit : intValue(own);
   }
 
-  private scrollRequest(job: JobInstance) {
+  private scrollRequest(job: JobInstance, pointer = this.pointer) {
     return requestWithParams(
       job,
       replaceParams(job.params, [
         [this.options.limitParam, this.pageSize(job)],
-        [this.options.offsetParam, this.pointer],
+        [this.options.offsetParam, pointer],
       ]),
     );
+  }
+
+  peek(job: JobInstance, ahead: number) {
+    return this.scrollRequest(job, this.pointer + ahead * this.pageSize(job));
   }
 
   firstRequest(job: JobInstance) {
@@ -102,6 +106,8 @@ registerPaginationMethod({
     offsetParam: 'Name of the offset parameter. Default `offset`.',
     firstPageParams: 'Send limit/offset on the first page too (truthiness). Default true.',
     offsetFromJob: "Start from the job's own `offsetParam` value when it is not empty (truthiness). Default false.",
+    prefetch:
+      "Opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, never more on the wire than api.http.concurrency). Pages past the last one are dropped unparsed; up to N requests past the last page are sent. A job's own `prefetch` wins.",
   },
   example: {
     pagination: { method: 'offset', limit: 100 },

@@ -45,15 +45,19 @@ export class PagenumScroller implements Scroller {
     return isEmpty(own) ? this.options.limit : intValue(own);
   }
 
-  private pageRequest(job: JobInstance) {
+  private pageRequest(job: JobInstance, page = this.page) {
     const size = this.pageSize(job);
-    const entries: [string, Value][] = [[this.options.pageParam, this.page]];
+    const entries: [string, Value][] = [[this.options.pageParam, page]];
     if (size !== null) entries.push([this.options.limitParam, size]);
     return requestWithParams(job, replaceParams(job.params, entries));
   }
 
   firstRequest(job: JobInstance) {
     return this.options.firstPageParams ? this.pageRequest(job) : jobRequest(job);
+  }
+
+  peek(job: JobInstance, ahead: number) {
+    return this.pageRequest(job, this.page + ahead);
   }
 
   nextRequest(job: JobInstance, _response: Value, records: readonly Value[]) {
@@ -90,6 +94,8 @@ registerPaginationMethod({
     limitParam: 'Name of the page-size parameter. Default `limit`.',
     firstPage: 'Number of the first page (integer value, 0 allowed). Default 1.',
     firstPageParams: 'Send the page parameters on the first page too (truthiness). Default true.',
+    prefetch:
+      "Opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, never more on the wire than api.http.concurrency). Pages past the last one are dropped unparsed; up to N requests past the last page are sent. A job's own `prefetch` wins.",
   },
   example: {
     pagination: { method: 'pagenum', pageParam: 'page', limit: 50, limitParam: 'per_page' },

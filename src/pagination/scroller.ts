@@ -27,6 +27,12 @@ export interface Scroller {
   reset(): void;
   /** A copy in the initial state for a child job instance (03 §4.8, §5.5). */
   forChild(childConfig: PhpArray): Scroller;
+  /**
+   * The request `ahead` pages after the current one, if every page until then is full and no
+   * stop condition ends the job first; null when the method cannot tell (pages fetched ahead,
+   * jobs/pagePrefetch.ts). Changes nothing: the real nextRequest still decides.
+   */
+  peek?(job: JobInstance, ahead: number): PhpArray | null;
 }
 
 /** The job request: the job's configuration with evaluated params and the substituted endpoint. */

@@ -72,6 +72,10 @@ export class NextPageFlag implements Scroller {
     this.inner.reset();
   }
 
+  peek(job: JobInstance, ahead: number) {
+    return this.inner.peek?.(job, ahead) ?? null;
+  }
+
   forChild(childConfig: PhpArray): Scroller {
     return new NextPageFlag(this.inner.forChild(childConfig), this.options, this.logger);
   }
@@ -170,6 +174,12 @@ export class ForceStop implements Scroller {
     this.inner.reset();
   }
 
+  peek(job: JobInstance, ahead: number) {
+    // pageCount pages are out; the page limit allows `pages` in all.
+    if (this.options.pages !== null && this.pageCount + ahead > this.options.pages) return null;
+    return this.inner.peek?.(job, ahead) ?? null;
+  }
+
   forChild(childConfig: PhpArray): Scroller {
     return new ForceStop(this.inner.forChild(childConfig), this.options, this.logger, this.nowMs);
   }
@@ -235,6 +245,10 @@ export class LimitStop implements Scroller {
   reset(): void {
     this.total = 0;
     this.inner.reset();
+  }
+
+  peek(job: JobInstance, ahead: number) {
+    return this.inner.peek?.(job, ahead) ?? null;
   }
 
   forChild(childConfig: PhpArray): Scroller {

@@ -26,6 +26,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['jobs'], // plan of jobs, the page loop, children
   ['pagination', 'auth'], // requests: next page, credentials
   ['http', 'ssh'], // requests on the wire
+  ['http/rateLimit'], // request budgets per host: pacing, adaptive concurrency
   ['functions'], // user functions
   ['functions/strtotime'],
   ['mapping'], // records → tables: routing, user mappings, filters
