@@ -162,7 +162,10 @@ test('no configuration, a token bucket (20/s, RateLimit-Policy): paced at the po
     return { status: 200, body: data(req, IDS), headers: headers(tokens) };
   });
   assert.equal(result.code, 0, result.lines.join('\n'));
-  assert.equal(result.tooMany, 0);
+  // Unpaced, the 40 requests arrive in one burst and half of them are refused. The server stamps
+  // arrivals on an event loop it shares with the extractor, so on a loaded machine requests sent
+  // 50 ms apart can arrive bunched beyond the pacer's reserve: a couple of 429s is jitter, not a burst.
+  assert.ok(result.tooMany <= 2, `${result.tooMany} answers were 429`);
   assert.ok(result.lines.some((l) => l.includes(`by its rate-limit headers (${RATE} per 1 s)`)));
 });
 
