@@ -183,7 +183,9 @@ test('AIMD: an API that answers 429 beyond 2 requests in flight; the cut keeps 4
   );
   assert.equal(result.code, 0, result.lines.join('\n'));
   assert.ok(result.lines.some((l) => /answered 429 Too Many Requests; requests on the wire cut from 8 to 4/.test(l)));
-  // Without the cut, 6 of every 8 requests sent together would be refused, again and again.
-  assert.ok(result.tooMany < IDS / 2, `${result.tooMany} answers 429 for ${IDS} requests`);
+  // Without the cut, 6 of every 8 requests sent together would be refused, again and again: several
+  // 429s per record. With it, the count depends on how answers and sends interleave
+  // (half of the 40 on a loaded machine, far fewer on a quiet one), but stays below one per record.
+  assert.ok(result.tooMany < IDS, `${result.tooMany} answers 429 for ${IDS} requests`);
   assert.ok(result.lines.some((l) => /INFO: Rate limit: \d+ requests to .* [1-9]\d* answered 429, concurrency ended at \d+\./.test(l)));
 });
