@@ -362,7 +362,8 @@ async function runConfiguration(
     withheldFrom: run.withheldFrom,
   });
   const runner = new JobRunner({
-    config,
+    jobs: configuration.run,
+    userData: configuration.userData,
     api,
     client,
     settings: { baseUrl: api.baseUrl, clientHeaders, defaultOptions: api.defaultOptions },

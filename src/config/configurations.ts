@@ -6,7 +6,7 @@ import { ApplicationError } from '../errors/ApplicationError.ts';
 import { childPath, itemPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import { isEmpty, isMap, member, PhpArray, phpType, type Value } from '../php/value.ts';
-import { jobTree, type JobNode } from './jobTree.ts';
+import { jobLists, type JobNode, type RunList } from './jobTree.ts';
 import { outputOptionsOf, type OutputOptions } from './outputOptions.ts';
 import { validateConfigSection } from './validate.ts';
 
@@ -19,8 +19,12 @@ export interface Configuration {
   pathOf(key: string): string;
   /** Output options (bucket, incremental manifests, compat level, mappings, debug), parsed once. */
   output: OutputOptions;
-  /** The job tree of `config.jobs`, parsed once (what the pre-flight checks and `plan` read). */
+  /** The job objects of `config.jobs` as written, parsed once (what the pre-flight checks and `plan` read). */
   jobs: JobNode[];
+  /** The same jobs as the page loop runs them (merged by identity, lists read as maps; see `jobLists`). */
+  run: RunList;
+  /** `userData` as configured: extra columns of the top-level jobs' rows, evaluated per job instance. */
+  userData: Value | undefined;
 }
 
 function asMap(v: Value | undefined): PhpArray {
@@ -71,7 +75,8 @@ function configurationOf(base: Value | undefined, item: Value | undefined, index
   const pathOf = (key: string): string => childPath(overridden.has(key) ? origin : 'parameters.config', key);
   const jobsOrigin = overridden.has('jobs') ? origin : 'parameters.config';
   if (validate) validateConfigSection(merged, jobsOrigin);
-  return { index, config: merged, pathOf, output: outputOptionsOf(merged), jobs: jobTree(merged.get('jobs'), jobsOrigin) };
+  const { written, run } = jobLists(merged.get('jobs'), jobsOrigin);
+  return { index, config: merged, pathOf, output: outputOptionsOf(merged), jobs: written, run, userData: merged.get('userData') };
 }
 
 /**

@@ -1,17 +1,25 @@
 /**
  * The job tree as typed objects, parsed once from `config.jobs` (already checked by the
- * validator), with the reference's ways of reading each job option (spec 03 §1–§4). The
- * pre-flight checks and `plan` read these; the page loop (`src/jobs/runner.ts`) still reads the
- * raw job maps (see docs/design.md, "One configuration, parsed once").
+ * validator), with the reference's ways of reading each job option (spec 03 §1–§4). Two views of
+ * one tree: `children` (and `jobTree`) list every job object as written, for the pre-flight
+ * checks, `plan` and the start-up checks; `run` (and `runList`) list the jobs as the page loop
+ * (`src/jobs/runner.ts`) runs them (03 §1.3), see `runList`.
  */
+import { ApplicationError } from '../errors/ApplicationError.ts';
 import { childPath, itemPath } from '../errors/configPath.ts';
+import { md5Hex, phpSerialize } from '../php/serialize.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, isMap, member, type PhpArray, type Value } from '../php/value.ts';
+import { isEmpty, isMap, member, PhpArray, type Value } from '../php/value.ts';
 
 /** `dataField` as the reference reads it when a response arrives (03 §3.2). */
 export type DataField =
-  /** PHP-empty (absent, "", "0", 0, false, null, []): the records are found in the response's shape. */
-  | { kind: 'auto' }
+  /**
+   * PHP-empty (absent, "", "0", 0, false, null, []): the records are found in the response's shape.
+   * `written` is a PHP-empty value other than absent, null or "" in the text the 0-rows hint quotes
+   * ("0", 0 → "0"; false → ""; [] → "Array"; {} → ""): the hint says `dataField is "0"`, not "no
+   * dataField is set".
+   */
+  | { kind: 'auto'; written?: string }
   /**
    * A scalar is a path in its PHP string form (`1` → "1", `true` → "1"), delimiter ".". An object
    * (or a list, read the same way) gives `path` and `delimiter` (PHP-empty delimiter → ".").
@@ -20,11 +28,31 @@ export type DataField =
   /** An object without a PHP-non-empty `path`: the reference fails at the first response ("'dataField.path' must be set!"). */
   | { kind: 'missingPath' };
 
+/**
+ * A job list as the page loop runs it: `jobs` in order, or the error the reference raises when it
+ * plans the list (a non-string `id`), thrown by the loop at that moment (for children: when the
+ * first parent page runs them), not when the configuration is parsed.
+ */
+export interface RunList {
+  jobs: JobNode[];
+  failure?: unknown;
+}
+
 export interface JobNode {
   /** Config path, e.g. `parameters.config.jobs[0].children[1]`. */
   path: string;
   /** The endpoint template as text ({placeholders} unsubstituted; PHP-empty → ""). */
   endpoint: string;
+  /**
+   * The endpoint as configured. A string is the template the page loop substitutes; any other
+   * value goes to the request builder unchanged, which rejects it at the first request as the
+   * reference does (the validator only rejects null and "").
+   */
+  endpointValue: Value | undefined;
+  /** The endpoint in PHP string form, as the page loop's messages show it (`0` → "0", unlike `endpoint`). */
+  endpointText: string;
+  /** The job's identity (03 §1.3): a PHP-non-empty `id`, else the MD5 of the job's PHP serialization. Undefined when `id` is not a string (its list's `failure`). */
+  identity: string | undefined;
   /**
    * The table name of the job's records: a PHP-non-empty `dataType` in PHP string form, else the
    * endpoint template when it is a string, else "" (03 §1.2).
@@ -38,6 +66,10 @@ export interface JobNode {
    * request description the scroller makes of the job (src/http/request.ts).
    */
   headers: Value | undefined;
+  /** `userData` as configured (undefined when absent): evaluated per instance, merged over `config.userData` in a top-level job. */
+  userData: Value | undefined;
+  /** `prefetch` as configured (undefined when absent): pages fetched ahead, checked when the job first runs. */
+  prefetch: Value | undefined;
   /** `responseFilter` and `responseFilterDelimiter` as configured (null when absent; 03 §3.4). */
   responseFilter: Value;
   responseFilterDelimiter: Value;
@@ -47,7 +79,10 @@ export interface JobNode {
   placeholders: string[];
   /** `placeholders` as configured: each resolved against the parent records (03 §4.4). */
   placeholderSpecs: Value | undefined;
+  /** Child job objects as written. */
   children: JobNode[];
+  /** Child jobs as the page loop runs them (`runList` of `children`). */
+  run: RunList;
   /** The job's configuration (its identity hash and the scrollers read it whole). */
   config: PhpArray;
 }
@@ -59,7 +94,8 @@ function entries(list: Value | undefined): [string, Value][] {
 }
 
 export function dataFieldOf(v: Value | undefined): DataField {
-  if (isEmpty(v)) return { kind: 'auto' };
+  if (v === undefined || v === null || v === '') return { kind: 'auto' };
+  if (isEmpty(v)) return { kind: 'auto', written: isMap(v) ? '' : phpString(v) };
   if (!isMap(v) && !Array.isArray(v)) return { kind: 'path', path: phpString(v!), delimiter: '.' };
   const path = member(v, 'path');
   if (isEmpty(path)) return { kind: 'missingPath' };
@@ -72,30 +108,98 @@ function dataTypeOf(own: Value | undefined, template: Value | undefined): string
   return typeof template === 'string' ? template : '';
 }
 
-/** The jobs of `list` (`config.jobs` or a job's `children`) under `path`. */
-export function jobTree(list: Value | undefined, path: string, listName = 'jobs'): JobNode[] {
-  const nodes: JobNode[] = [];
-  for (const [key, job] of entries(list)) {
-    if (!isMap(job)) continue;
-    const at = itemPath(childPath(path, listName), key);
-    const endpoint = job.get('endpoint');
-    const placeholders = job.get('placeholders');
-    const recursionFilter = job.get('recursionFilter');
-    nodes.push({
-      path: at,
-      endpoint: typeof endpoint === 'string' ? endpoint : isEmpty(endpoint) ? '' : phpString(endpoint!),
-      dataType: dataTypeOf(job.get('dataType'), endpoint),
-      dataField: dataFieldOf(job.get('dataField')),
-      params: job.get('params'),
-      headers: job.get('headers'),
-      responseFilter: job.get('responseFilter') ?? null,
-      responseFilterDelimiter: job.get('responseFilterDelimiter') ?? null,
-      recursionFilter: isEmpty(recursionFilter) ? undefined : phpString(recursionFilter!),
-      placeholders: isMap(placeholders) ? [...placeholders.keys()] : [],
-      placeholderSpecs: placeholders,
-      children: jobTree(job.get('children'), at, 'children'),
-      config: job as PhpArray,
-    });
+/** The identity of a job (03 §1.3); throws the reference's error for a non-string `id`. */
+function identityOf(job: PhpArray): string {
+  const id = job.get('id');
+  if (!isEmpty(id)) {
+    if (typeof id !== 'string') throw new ApplicationError('Job id must be a string.', { context: { id: String(id) } });
+    return id;
   }
-  return nodes;
+  return md5Hex(phpSerialize(job));
+}
+
+function nodeOf(job: PhpArray, at: string): JobNode {
+  const endpoint = job.get('endpoint');
+  const placeholders = job.get('placeholders');
+  const recursionFilter = job.get('recursionFilter');
+  let identity: string | undefined;
+  try {
+    identity = identityOf(job);
+  } catch {
+    // Raised when the loop plans the list this job is in (its `failure`).
+  }
+  const { written, run } = jobLists(job.get('children'), at, 'children');
+  return {
+    path: at,
+    endpoint: typeof endpoint === 'string' ? endpoint : isEmpty(endpoint) ? '' : phpString(endpoint!),
+    endpointValue: endpoint,
+    endpointText: phpString(endpoint ?? null),
+    identity,
+    dataType: dataTypeOf(job.get('dataType'), endpoint),
+    dataField: dataFieldOf(job.get('dataField')),
+    params: job.get('params'),
+    headers: job.get('headers'),
+    userData: job.get('userData'),
+    prefetch: job.get('prefetch'),
+    responseFilter: job.get('responseFilter') ?? null,
+    responseFilterDelimiter: job.get('responseFilterDelimiter') ?? null,
+    recursionFilter: isEmpty(recursionFilter) ? undefined : phpString(recursionFilter!),
+    placeholders: isMap(placeholders) ? [...placeholders.keys()] : [],
+    placeholderSpecs: placeholders,
+    children: written,
+    run,
+    config: job,
+  };
+}
+
+/** The job objects of `list` (`config.jobs` or a job's `children`) under `path`, as written. */
+export function jobTree(list: Value | undefined, path: string, listName = 'jobs'): JobNode[] {
+  return jobLists(list, path, listName).written;
+}
+
+/** The jobs of `list` as the page loop runs them (see `jobLists`). */
+export function runList(list: Value | undefined, path: string, listName = 'jobs'): RunList {
+  return jobLists(list, path, listName).run;
+}
+
+/**
+ * Both views of one job list, sharing the nodes of the job objects. `written` lists every job
+ * object as written. `run` lists the jobs as the page loop runs them, with the reference's quirks
+ * (03 §1.3):
+ * - jobs are keyed by identity: a later job with the same identity (the same `id`, or without
+ *   one the same content) replaces the earlier one at the earlier one's place, and its path is
+ *   the later job's;
+ * - a job written as a JSON list runs as a map of its items under the keys 0, 1, … (it has no
+ *   `endpoint`, so its first request fails with the request builder's error); any other value
+ *   (rejected by the validator first) runs as an empty job;
+ * - a non-string `id` fails the whole list when the loop plans it (`failure`), not here.
+ * Every identity is computed once, here, not on every parent page.
+ */
+export function jobLists(list: Value | undefined, path: string, listName = 'jobs'): { written: JobNode[]; run: RunList } {
+  const written: JobNode[] = [];
+  const byIdentity = new Map<string, JobNode>();
+  let failure: unknown;
+  let failed = false;
+  for (const [key, item] of entries(list)) {
+    const at = itemPath(childPath(path, listName), key);
+    let node: JobNode;
+    if (isMap(item)) {
+      node = nodeOf(item as PhpArray, at);
+      written.push(node);
+    } else {
+      node = nodeOf(new PhpArray(Array.isArray(item) ? item.map((v, i) => [String(i), v] as const) : []), at);
+    }
+    if (failed) continue;
+    if (node.identity === undefined) {
+      failed = true;
+      try {
+        identityOf(node.config);
+      } catch (e) {
+        failure = e;
+      }
+      continue;
+    }
+    byIdentity.set(node.identity, node);
+  }
+  return { written, run: failed ? { jobs: [], failure } : { jobs: [...byIdentity.values()] } };
 }

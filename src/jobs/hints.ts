@@ -4,7 +4,8 @@
  * to the first (the API ignores the paging parameter). Each names the config path to fix.
  */
 import { childPath } from '../errors/configPath.ts';
-import { isEmpty, isMap, member, type PhpArray, type Value } from '../php/value.ts';
+import type { DataField } from '../config/jobTree.ts';
+import { isMap, type PhpArray, type Value } from '../php/value.ts';
 import { lookupStrict, NOT_FOUND } from '../php/pathLookup.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { pjsonOrFalse } from '../php/jsonEncode.ts';
@@ -56,18 +57,15 @@ export function findRecordArray(response: Value): RecordArray | undefined {
  * place records were seen in a response that gave none. Reported once per job at the end.
  */
 export class EmptyJobHints {
-  private readonly jobs = new Map<
-    string,
-    { endpoint: string; dataField: Value | undefined; records: number; found: RecordArray | undefined }
-  >();
+  private readonly jobs = new Map<string, { endpoint: string; dataField: DataField; records: number; found: RecordArray | undefined }>();
 
   /** After each page: `records` extracted from `response` by the job at `path`. */
-  page(job: { path: string; endpoint: string; dataField: Value | undefined }, response: Value, records: number): void {
+  page(job: { path: string; endpoint: string; dataField: DataField }, response: Value, records: number): void {
     this.add(job, response, records);
   }
 
   private add(
-    { path, endpoint, dataField }: { path: string; endpoint: string; dataField: Value | undefined },
+    { path, endpoint, dataField }: { path: string; endpoint: string; dataField: DataField },
     response: Value,
     records: number,
   ): void {
@@ -89,10 +87,8 @@ export class EmptyJobHints {
     for (const [path, job] of this.jobs) {
       if (job.records > 0 || job.found === undefined) continue;
       const current = job.dataField;
-      const shown =
-        current === undefined || current === null || current === ''
-          ? 'no dataField is set'
-          : `dataField is ${JSON.stringify(dataFieldText(current))}`;
+      const text = current.kind === 'path' ? current.path : current.kind === 'auto' ? current.written : '';
+      const shown = text === undefined ? 'no dataField is set' : `dataField is ${JSON.stringify(text)}`;
       logger.warning(
         `Job '${job.endpoint}' (${path}) wrote 0 rows, but its response holds records at \`${job.found.path}\` (${count(job.found.items)} items): ` +
           `set "dataField": ${JSON.stringify(job.found.path)} in ${path} (${shown}).`,
@@ -124,17 +120,12 @@ function mergedQuery(request: PhpArray): Map<string, string> {
 }
 
 /** Whether the records' place is absent: a dataField path that does not resolve, or no array at the root. */
-export function recordsPlaceMissing(response: Value, dataField: Value | undefined): boolean {
-  if (isEmpty(dataField)) return isMap(response) && ![...response.values()].some((v) => Array.isArray(v));
-  const path = dataFieldText(dataField!);
-  const delimiter = isMap(dataField) && !isEmpty(member(dataField, 'delimiter')) ? phpString(member(dataField, 'delimiter')!) : '.';
-  const found = lookupStrict(path, response, delimiter);
+export function recordsPlaceMissing(response: Value, dataField: DataField): boolean {
+  if (dataField.kind === 'auto') return isMap(response) && ![...response.values()].some((v) => Array.isArray(v));
+  // A dataField without its path fails at the first response, before any hint.
+  if (dataField.kind === 'missingPath') return false;
+  const found = lookupStrict(dataField.path, response, dataField.delimiter);
   return found === NOT_FOUND || found === null;
-}
-
-function dataFieldText(v: Value): string {
-  if (isMap(v)) return phpString(member(v, 'path') ?? null);
-  return phpString(v);
 }
 
 /**

@@ -21,9 +21,8 @@ import type { Logger } from '../logging/logger.ts';
 import { MAX_CONCURRENCY } from './concurrency.ts';
 import { DeferredLogger } from './deferredLogger.ts';
 
-/** `prefetch` of the job, else of `api.pagination`; 0 = off. */
-export function prefetchCount(job: PhpArray, pagination: Value | undefined, jobPath: string): number {
-  const own = job.get('prefetch');
+/** `prefetch` of the job (`own`, as configured), else of `api.pagination`; 0 = off. */
+export function prefetchCount(own: Value | undefined, pagination: Value | undefined, jobPath: string): number {
   const [value, path] =
     own !== undefined && own !== null
       ? [own, `${jobPath}.prefetch`]

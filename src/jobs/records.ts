@@ -1,7 +1,7 @@
 /** Locating the records of a response (spec 03 §3.2, §3.3). */
 import { UserError } from '../errors/UserError.ts';
-import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, isMap, JsonObject, member, type Value } from '../php/value.ts';
+import type { DataField } from '../config/jobTree.ts';
+import { isEmpty, JsonObject, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { logJsonValue } from './logValue.ts';
 import { lookup } from '../php/pathLookup.ts';
@@ -12,38 +12,23 @@ import type { RecordsAt } from '../php/jsonDecode.ts';
  * array lazy when the response is large (src/php/jsonDecode.ts `RecordsAt`); undefined when the
  * dataField is not usable (extractRecords reports it).
  */
-export function recordsAt(dataField: Value | undefined): RecordsAt | undefined {
-  if (isEmpty(dataField)) return 'root-members';
-  let path: string;
-  let delimiter = '.';
-  if (isMap(dataField) || Array.isArray(dataField)) {
-    const p = member(dataField!, 'path');
-    if (isEmpty(p)) return undefined;
-    path = phpString(p!);
-    const d = member(dataField!, 'delimiter');
-    if (!isEmpty(d)) delimiter = phpString(d!);
-  } else {
-    path = phpString(dataField!);
-  }
+export function recordsAt(dataField: DataField): RecordsAt | undefined {
+  if (dataField.kind === 'auto') return 'root-members';
+  if (dataField.kind === 'missingPath') return undefined;
+  const { path, delimiter } = dataField;
   // As lookupStrict (src/php/pathLookup.ts) splits it.
   if (path === delimiter) return [];
   return delimiter === '' ? [path] : path.split(delimiter);
 }
 
-export function extractRecords(response: Value, dataField: Value | undefined, endpoint: string, logger: Logger, jobPath = 'job'): Value[] {
-  if (!isEmpty(dataField)) {
-    let path: string;
-    let delimiter = '.';
-    if (isMap(dataField) || Array.isArray(dataField)) {
-      const p = member(dataField, 'path');
-      if (isEmpty(p)) throw new UserError("'dataField.path' must be set!", { configPath: `${jobPath}.dataField.path` });
-      path = phpString(p!);
-      const d = member(dataField, 'delimiter');
-      if (!isEmpty(d)) delimiter = phpString(d!);
-    } else {
-      path = phpString(dataField!);
-    }
-    const v = lookup(path, response, delimiter);
+/** The records of a response at the job's `dataField` (parsed by src/config/jobTree.ts `dataFieldOf`). */
+export function extractRecords(response: Value, dataField: DataField, endpoint: string, logger: Logger, jobPath = 'job'): Value[] {
+  if (dataField.kind === 'missingPath') {
+    throw new UserError("'dataField.path' must be set!", { configPath: `${jobPath}.dataField.path` });
+  }
+  if (dataField.kind === 'path') {
+    const { path } = dataField;
+    const v = lookup(path, response, dataField.delimiter);
     if (isEmpty(v) && !(v instanceof JsonObject)) {
       logger.warning(`dataField '${path}' contains no data!`);
       return [];

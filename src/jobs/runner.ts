@@ -2,9 +2,9 @@
  * Runs the jobs of one configuration (spec 03 §3, §4, §7): pages in order, each page output
  * then its child jobs depth-first, then the next page.
  */
-import { itemPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import type { ApiDescription } from '../config/api.ts';
+import type { JobNode, RunList } from '../config/jobTree.ts';
 import type { FunctionContext } from '../functions/index.ts';
 import type { ClientResponse, HttpClient } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
@@ -20,7 +20,6 @@ import { createScroller } from '../pagination/index.ts';
 import type { JobInstance, Scroller } from '../pagination/scroller.ts';
 import { evaluateParams, evaluateUserData } from './evaluation.ts';
 import { bindingColumns, bindingCombinations, substituteEndpoint, type Binding } from './placeholders.ts';
-import { jobIdentity, planJobs } from './plan.ts';
 import { createProgressLog, type ProgressHook } from './progress.ts';
 import { extractRecords, recordsAt } from './records.ts';
 import { Prefetcher, type Prefetch, type Speculation } from './prefetch.ts';
@@ -30,7 +29,10 @@ import { EmptyJobHints, identicalPageWarning } from './hints.ts';
 import type { RunStats } from '../logging/runStats.ts';
 
 export interface RunnerContext {
-  config: PhpArray;
+  /** The top-level jobs as the loop runs them, parsed once (src/config/jobTree.ts). */
+  jobs: RunList;
+  /** `config.userData` as configured. */
+  userData: Value | undefined;
   api: ApiDescription;
   client: HttpClient;
   settings: RequestSettings;
@@ -67,6 +69,12 @@ const REQUEST_ERROR_MEMBERS: [string, string][] = [
   ['The header name', 'headers'],
 ];
 
+/** The jobs of a list as the loop runs them; a list whose planning failed fails here, when the loop reaches it (03 §1.3). */
+function jobsOf(list: RunList): JobNode[] {
+  if (list.failure !== undefined) throw list.failure;
+  return list.jobs;
+}
+
 export function withJobPath<T>(path: string, build: () => T): T {
   try {
     return build();
@@ -80,7 +88,7 @@ export function withJobPath<T>(path: string, build: () => T): T {
 }
 
 interface InstanceRun {
-  job: PhpArray;
+  job: JobNode;
   /** Config path of the job (`parameters.config.jobs[0].children[1]`). */
   path: string;
   scroller: Scroller;
@@ -140,12 +148,12 @@ export class JobRunner {
   async run(): Promise<void> {
     try {
       let position = 0;
-      for (const { job, index } of planJobs(this.ctx.config.get('jobs'))) {
+      for (const job of jobsOf(this.ctx.jobs)) {
         const scroller = createScroller(this.ctx.api.pagination, this.ctx.logger, this.ctx.nowMs);
-        const endpoint = job.get('endpoint');
+        const endpoint = job.endpointValue;
         await this.runInstance({
           job,
-          path: itemPath(this.pathOf('jobs'), index),
+          path: job.path,
           scroller,
           bindings: [],
           chain: [],
@@ -163,23 +171,14 @@ export class JobRunner {
 
   private setup(run: InstanceRun): Setup {
     const { job, path } = run;
-    const template = job.get('endpoint');
+    const template = job.endpointValue;
     const endpoint = typeof template === 'string' ? substituteEndpoint(template, run.bindings) : template;
-    const dataType = isEmpty(job.get('dataType'))
-      ? phpString(typeof template === 'string' ? template : null)
-      : phpString(job.get('dataType')!);
-    const params = evaluateParams(job.get('params'), this.ctx.functions, this.ctx.nowMs, `${path}.params`);
-    const userDataPath = job.has('userData') ? `${path}.userData` : this.pathOf('userData');
-    const parentColumns = evaluateUserData(
-      this.ctx.config.get('userData'),
-      job.get('userData'),
-      run.root,
-      this.ctx.functions,
-      this.ctx.nowMs,
-      userDataPath,
-    );
+    const { dataType } = job;
+    const params = evaluateParams(job.params, this.ctx.functions, this.ctx.nowMs, `${path}.params`);
+    const userDataPath = job.userData !== undefined ? `${path}.userData` : this.pathOf('userData');
+    const parentColumns = evaluateUserData(this.ctx.userData, job.userData, run.root, this.ctx.functions, this.ctx.nowMs, userDataPath);
     for (const [k, v] of bindingColumns(run.bindings)) parentColumns.set(k, v);
-    const instance: JobInstance = { config: job, endpoint: endpoint as string, params, path };
+    const instance: JobInstance = { config: job.config, endpoint: endpoint as string, params, path };
     return { instance, dataType, parentColumns, shownEndpoint: typeof endpoint === 'string' ? endpoint : '' };
   }
 
@@ -201,7 +200,7 @@ export class JobRunner {
     let previousRequest: PhpArray | undefined;
     let previousRecords: Value[] = [];
     let page = 0;
-    const template = phpString(job.get('endpoint') ?? null);
+    const template = job.endpointText;
     // The current request repeats the one before it (the scroller did not move).
     let repeated = false;
     let recordCount = 0;
@@ -218,22 +217,17 @@ export class JobRunner {
       } else {
         response = await this.sendPage(path, description, [...run.order, page], ahead, page);
       }
-      const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger, recordsAt(job.get('dataField')));
+      const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger, recordsAt(job.dataField));
       if (previous !== undefined && sameValue(previous, value)) {
-        logger.debug(`Job '${jobIdentity(job)}' finished when last response matched the previous!`);
+        logger.debug(`Job '${job.identity!}' finished when last response matched the previous!`);
         if (page === 1 && previousRecords.length > 0 && previousRequest !== undefined) {
           identicalPageWarning(logger, { endpoint: template, path }, previousRequest, description, this.ctx.api.pagination, true);
         }
         scroller.reset();
         break;
       }
-      let records = extractRecords(value, job.get('dataField'), shownEndpoint, logger, path);
-      records = applyResponseFilter(
-        records,
-        job.get('responseFilter') ?? null,
-        job.get('responseFilterDelimiter') ?? null,
-        this.ctx.compatLevel,
-      );
+      let records = extractRecords(value, job.dataField, shownEndpoint, logger, path);
+      records = applyResponseFilter(records, job.responseFilter, job.responseFilterDelimiter, this.ctx.compatLevel);
       if (maxRecords !== undefined && recordCount + records.length > maxRecords) records = records.slice(0, maxRecords - recordCount);
       recordCount += records.length;
       // The same records again while the response differs (a timestamp, a request id): the API
@@ -243,7 +237,7 @@ export class JobRunner {
       }
       this.ctx.sink.addBatch(records, dataType, new Map(parentColumns));
       if (this.ctx.stats) this.ctx.stats.pages++;
-      this.hints.page({ path, endpoint: template, dataField: job.get('dataField') }, value, records.length);
+      this.hints.page({ path, endpoint: template, dataField: job.dataField }, value, records.length);
       this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
       await this.runChildren(run, records, [...run.order, page]);
       previous = value;
@@ -273,7 +267,7 @@ export class JobRunner {
 
   /** Pages fetched ahead for this instance, when `prefetch` asks for it and the scroller can tell the next requests. */
   private pagesAhead(run: InstanceRun, instance: JobInstance, maxPages: number | undefined): PagesAhead | undefined {
-    const count = prefetchCount(run.job, this.ctx.api.pagination, run.path);
+    const count = prefetchCount(run.job.prefetch, this.ctx.api.pagination, run.path);
     const { scroller } = run;
     if (count === 0 || this.ctx.client.concurrency <= 1 || scroller.peek === undefined) return undefined;
     const ahead = new PagesAhead(this.ctx.client, this.ctx.logger, count, {
@@ -335,7 +329,7 @@ export class JobRunner {
    * and their first requests prefetched; each step still takes effect in sequential order.
    */
   private async runChildren(parent: InstanceRun, records: Value[], pageOrder: readonly number[]): Promise<void> {
-    if (isEmpty(parent.job.get('children'))) return;
+    if (parent.job.run.jobs.length === 0 && parent.job.run.failure === undefined) return;
     const steps = this.childSteps(parent, records, pageOrder);
     for (const [step, prefetch] of this.prefetcher.ahead(steps, (s) => this.speculation(s))) {
       if (step.kind === 'warning') this.ctx.logger.warning(step.message);
@@ -346,23 +340,23 @@ export class JobRunner {
   /** The steps of §4.2, generated lazily: a sequential run advances it one step at a time. */
   private *childSteps(parent: InstanceRun, records: Value[], pageOrder: readonly number[]): Generator<ChildStep> {
     let position = 0;
-    for (const { job: child, index } of planJobs(parent.job.get('children'))) {
-      const path = itemPath(`${parent.path}.children`, index);
-      const filterText = child.get('recursionFilter');
+    for (const child of jobsOf(parent.job.run)) {
+      const { path } = child;
       // Parsed once per parent page, even when the page has no records (§4.2).
-      const filter = isEmpty(filterText) ? undefined : parseRecursionFilter(phpString(filterText!), `${path}.recursionFilter`);
-      const placeholders = child.get('placeholders');
+      const filter =
+        child.recursionFilter === undefined ? undefined : parseRecursionFilter(child.recursionFilter, `${path}.recursionFilter`);
+      const placeholders = child.placeholderSpecs;
       for (const record of records) {
         if (filter && !filter(record)) continue;
         const chain = [...parent.chain, record];
         if (isEmpty(placeholders)) {
           position++;
-          yield { kind: 'warning', message: `No 'placeholders' set for '${phpString(child.get('endpoint') ?? null)}'` };
+          yield { kind: 'warning', message: `No 'placeholders' set for '${child.endpointText}'` };
         }
         const combos = bindingCombinations(placeholders, chain, parent.bindings, `${path}.placeholders`);
         // One reset copy per (child configuration, record), shared by all its binding sets (§5.5).
-        const scroller = parent.scroller.forChild(child);
-        const fresh = (): Scroller => parent.scroller.forChild(child);
+        const scroller = parent.scroller.forChild(child.config);
+        const fresh = (): Scroller => parent.scroller.forChild(child.config);
         let later = false;
         for (const bindings of combos) {
           const order = [...pageOrder, position++];

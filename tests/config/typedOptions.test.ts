@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseAuthentication, type AuthOptions } from '../../src/config/authOptions.ts';
-import { dataFieldOf, jobTree } from '../../src/config/jobTree.ts';
+import { dataFieldOf, jobLists, jobTree } from '../../src/config/jobTree.ts';
 import { bucketOf, compatLevelOf, incrementalOutputOf, outputOptionsOf } from '../../src/config/outputOptions.ts';
 import { extractRecords } from '../../src/jobs/records.ts';
 import { createLogger } from '../../src/logging/logger.ts';
@@ -75,40 +75,66 @@ describe('job tree', () => {
     assert.equal(job!.responseFilter, null);
   });
 
-  it('dataField: each form reads as the record extraction reads the raw value', () => {
+  it('run list: jobs merged by identity as the page loop runs them, a job written as a list runs, a non-string id fails the list when it runs', () => {
+    const list = cfg(
+      '[{"id": "u", "endpoint": "a"}, {"endpoint": "b"}, ["x"], {"endpoint": "b"}, {"id": "u", "endpoint": "c"}, {"endpoint": "d", "children": [{"endpoint": "e", "id": 5}]}]',
+    );
+    const { written, run } = jobLists(list, 'p');
+    assert.deepEqual(
+      written.map((n) => n.path),
+      ['p.jobs[0]', 'p.jobs[1]', 'p.jobs[3]', 'p.jobs[4]', 'p.jobs[5]'],
+    );
+    assert.equal(run.failure, undefined);
+    // "u" keeps the first place with the later job's content and path; the identical "b" is one job.
+    assert.deepEqual(
+      run.jobs.map((n) => [n.path, n.endpointText]),
+      [
+        ['p.jobs[4]', 'c'],
+        ['p.jobs[3]', 'b'],
+        ['p.jobs[2]', ''],
+        ['p.jobs[5]', 'd'],
+      ],
+    );
+    assert.equal(run.jobs[0]!.identity, 'u');
+    assert.equal(run.jobs[2]!.config.get('0'), 'x');
+    const children = run.jobs[3]!.run;
+    assert.deepEqual(children.jobs, []);
+    assert.equal((children.failure as Error).message, 'Job id must be a string.');
+    assert.equal(run.jobs[3]!.children[0]!.endpoint, 'e');
+  });
+
+  it('dataField: each written form, parsed once, and the records the page loop takes with it', () => {
     const response = decodeJson('{"a": {"b": [{"id": 1}]}, "1": [{"id": 2}], "c/d": [{"id": 3}], "items": [{"id": 4}]}', 'response');
     const logger = createLogger({ write: () => {} });
-    const cases = [
-      'null',
-      '""',
-      '"0"',
-      '"a.b"',
-      '1',
-      '{"path": "a.b"}',
-      '{"path": "a/b", "delimiter": "/"}',
-      '{"path": "a.b", "delimiter": ""}',
-      '["a.b"]',
-      '{"path": ""}',
-      '{"delimiter": "/"}',
-    ];
-    const outcome = (dataField: Value | undefined): Value[] | string => {
+    const ids = (text: string): string => {
       try {
-        return extractRecords(response, dataField, 'e', logger);
+        return JSON.stringify(extractRecords(response, dataFieldOf(cfg(text)), 'e', logger).map((r) => (r as PhpArray).get('id')));
       } catch (e) {
         return (e as Error).message;
       }
     };
-    for (const text of cases) {
-      const raw = cfg(text);
-      const parsed = dataFieldOf(raw);
-      const viaRaw = outcome(raw);
-      if (parsed.kind === 'missingPath') assert.equal(viaRaw, "'dataField.path' must be set!", text);
-      else if (parsed.kind === 'auto') assert.deepEqual(viaRaw, outcome(undefined), text);
-      else assert.deepEqual(viaRaw, outcome(cfg(JSON.stringify({ path: parsed.path, delimiter: parsed.delimiter }))), text);
+    for (const [text, parsed, records] of [
+      ['null', { kind: 'auto' }, undefined],
+      ['""', { kind: 'auto' }, undefined],
+      ['"0"', { kind: 'auto', written: '0' }, undefined],
+      ['0', { kind: 'auto', written: '0' }, undefined],
+      ['false', { kind: 'auto', written: '' }, undefined],
+      ['[]', { kind: 'auto', written: 'Array' }, undefined],
+      ['"a.b"', { kind: 'path', path: 'a.b', delimiter: '.' }, '[1]'],
+      ['1', { kind: 'path', path: '1', delimiter: '.' }, '[2]'],
+      ['{"path": "a.b"}', { kind: 'path', path: 'a.b', delimiter: '.' }, '[1]'],
+      ['{"path": "a/b", "delimiter": "/"}', { kind: 'path', path: 'a/b', delimiter: '/' }, '[1]'],
+      ['{"path": "a.b", "delimiter": ""}', { kind: 'path', path: 'a.b', delimiter: '.' }, '[1]'],
+      ['{"path": "c/d", "delimiter": "/"}', { kind: 'path', path: 'c/d', delimiter: '/' }, '[]'],
+      ['["a.b"]', { kind: 'missingPath' }, "'dataField.path' must be set!"],
+      ['{"path": ""}', { kind: 'missingPath' }, "'dataField.path' must be set!"],
+      ['{"path": "0"}', { kind: 'missingPath' }, "'dataField.path' must be set!"],
+      ['{"delimiter": "/"}', { kind: 'missingPath' }, "'dataField.path' must be set!"],
+    ] as const) {
+      assert.deepEqual(dataFieldOf(cfg(text)), parsed, text);
+      if (records !== undefined) assert.equal(ids(text), records, text);
+      else assert.match(ids(text), /^More than one array found in response!/, text);
     }
-    assert.deepEqual(dataFieldOf(cfg('1')), { kind: 'path', path: '1', delimiter: '.' });
-    assert.deepEqual(dataFieldOf(cfg('{"path": "a/b", "delimiter": "/"}')), { kind: 'path', path: 'a/b', delimiter: '/' });
-    assert.deepEqual(dataFieldOf(cfg('{"path": "0"}')), { kind: 'missingPath' });
   });
 });
 

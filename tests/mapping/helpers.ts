@@ -16,6 +16,7 @@ import { compatLevelOf } from '../../src/config/outputOptions.ts';
 import type { OutputOffloadStarter } from '../../src/mapping/auto/outputOffload.ts';
 import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
 import { lookupStrict, NOT_FOUND } from '../../src/php/pathLookup.ts';
+import { dataFieldOf } from '../../src/config/jobTree.ts';
 import { extractRecords as extractFromResponse } from '../../src/jobs/records.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 
@@ -73,7 +74,7 @@ const silent = createLogger({ write: () => {} });
 
 /** 03 §3.2 / §3.3: the records of a response, as the job runner finds them. */
 export function extractRecords(response: Value, job: PhpArray): Value[] {
-  return extractFromResponse(response, job.get('dataField'), phpString(job.get('endpoint') ?? null), silent);
+  return extractFromResponse(response, dataFieldOf(job.get('dataField')), phpString(job.get('endpoint') ?? null), silent);
 }
 
 export function exampleDir(num: string): string {
