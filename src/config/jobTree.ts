@@ -38,6 +38,22 @@ export interface RunList {
   failure?: unknown;
 }
 
+/** One placeholder of a child job (03 §4.4–§4.6). */
+export interface PlaceholderSpec {
+  name: string;
+  /** The record level: 1 = the parent, 2 = the grandparent (`2:` prefix); 0 for a prefix without digits. */
+  level: number;
+  /** The path in the record, PHP string form. */
+  path: string;
+  /**
+   * The object form (a list is read the same way and has no `path`): the user function applied to
+   * the value, the object without its `path`. `pathMissing` when its `path` is PHP-empty: the
+   * reference fails at the first record, after the level check.
+   */
+  expression?: PhpArray;
+  pathMissing?: boolean;
+}
+
 export interface JobNode {
   /** Config path, e.g. `parameters.config.jobs[0].children[1]`. */
   path: string;
@@ -77,8 +93,13 @@ export interface JobNode {
   recursionFilter: string | undefined;
   /** Own placeholder names, in configuration order. */
   placeholders: string[];
-  /** `placeholders` as configured: each resolved against the parent records (03 §4.4). */
-  placeholderSpecs: Value | undefined;
+  /** Whether `placeholders` is PHP-empty: the loop warns "No 'placeholders' set" for each parent record. */
+  placeholdersEmpty: boolean;
+  /**
+   * The placeholders as the loop resolves them against the parent records (03 §4.4), in order; a
+   * list reads as a map with the keys 0, 1, … and any other value as none.
+   */
+  placeholderSpecs: PlaceholderSpec[];
   /** Child job objects as written. */
   children: JobNode[];
   /** Child jobs as the page loop runs them (`runList` of `children`). */
@@ -101,6 +122,25 @@ export function dataFieldOf(v: Value | undefined): DataField {
   if (isEmpty(path)) return { kind: 'missingPath' };
   const delimiter = member(v, 'delimiter');
   return { kind: 'path', path: phpString(path!), delimiter: isEmpty(delimiter) ? '.' : phpString(delimiter!) };
+}
+
+/** "2:id" → 2, "id" → 1, "x:id" → 0 (level check fails at the first record). */
+function levelOf(name: string): number {
+  const colon = name.indexOf(':');
+  if (colon < 0) return 1;
+  const digits = /^\d+/.exec(name.slice(0, colon));
+  return digits ? Number(digits[0]) : 0;
+}
+
+function placeholderSpecsOf(placeholders: Value | undefined): PlaceholderSpec[] {
+  return entries(placeholders).map(([name, spec]) => {
+    const level = levelOf(name);
+    if (!isMap(spec) && !Array.isArray(spec)) return { name, level, path: phpString(spec ?? null) };
+    const pathValue = member(spec, 'path');
+    const expression = new PhpArray(isMap(spec) ? (spec as PhpArray) : []);
+    expression.delete('path');
+    return { name, level, path: phpString(pathValue ?? null), expression, ...(isEmpty(pathValue) ? { pathMissing: true } : {}) };
+  });
 }
 
 function dataTypeOf(own: Value | undefined, template: Value | undefined): string {
@@ -145,7 +185,8 @@ function nodeOf(job: PhpArray, at: string): JobNode {
     responseFilterDelimiter: job.get('responseFilterDelimiter') ?? null,
     recursionFilter: isEmpty(recursionFilter) ? undefined : phpString(recursionFilter!),
     placeholders: isMap(placeholders) ? [...placeholders.keys()] : [],
-    placeholderSpecs: placeholders,
+    placeholdersEmpty: isEmpty(placeholders),
+    placeholderSpecs: placeholderSpecsOf(placeholders),
     children: written,
     run,
     config: job,

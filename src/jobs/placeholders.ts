@@ -4,7 +4,8 @@ import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { evaluate, flattenContext } from '../functions/index.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, isMap, JsonObject, member, PhpArray, type Value } from '../php/value.ts';
+import type { PlaceholderSpec } from '../config/jobTree.ts';
+import { JsonObject, PhpArray, type Value } from '../php/value.ts';
 import { lookupStrict, NOT_FOUND } from '../php/pathLookup.ts';
 
 export interface Binding {
@@ -19,37 +20,28 @@ interface OwnPlaceholder {
   values: Value[];
 }
 
-function levelOf(name: string): number {
-  const colon = name.indexOf(':');
-  if (colon < 0) return 1;
-  const digits = /^\d+/.exec(name.slice(0, colon));
-  return digits ? Number(digits[0]) : 0;
-}
-
-function resolveOwn(name: string, spec: Value, chain: readonly Value[], configPath: string): OwnPlaceholder {
-  const level = levelOf(name);
+function resolveOwn(spec: PlaceholderSpec, chain: readonly Value[], configPath: string): OwnPlaceholder {
+  const { name, level, path } = spec;
   if (level < 1 || level > chain.length) {
     throw new UserError(`Level ${level} not found in parent results! Maximum level: ${chain.length}`, { configPath });
   }
   // chain[0] is the top-level record; level 1 is the record that spawned this child.
   const record = chain[chain.length - level]!;
-  // The object form (a JSON array is read the same way and has no 'path').
-  const isFunction = isMap(spec) || Array.isArray(spec);
-  const pathValue = isFunction ? member(spec, 'path') : spec;
-  if (isFunction && isEmpty(pathValue)) {
+  if (spec.pathMissing) {
     throw new UserError(`The path for placeholder '${name}' must be a string value or an object containing 'path' and 'function'.`, {
       configPath,
     });
   }
-  const path = phpString(pathValue ?? null);
   const found = lookupStrict(path, record, '.');
   if (found === NOT_FOUND) throw new UserError(`No value found for ${name} in parent result. (level: ${level})`, { configPath });
   let value: Value = found;
-  if (isFunction) {
-    const expression = new PhpArray(spec as PhpArray);
-    expression.delete('path');
+  if (spec.expression !== undefined) {
     try {
-      value = evaluate(expression, { placeholder: flattenContext(new PhpArray([['value', found]])) }, { allowUrlencode: true });
+      value = evaluate(
+        new PhpArray(spec.expression),
+        { placeholder: flattenContext(new PhpArray([['value', found]])) },
+        { allowUrlencode: true },
+      );
     } catch (e) {
       throw new ApplicationError((e as Error).message, { cause: e });
     }
@@ -63,19 +55,15 @@ function resolveOwn(name: string, spec: Value, chain: readonly Value[], configPa
  * last placeholder varying fastest. No placeholders at all yields no run.
  */
 export function bindingCombinations(
-  placeholders: Value | undefined,
+  placeholders: readonly PlaceholderSpec[],
   chain: readonly Value[],
   inherited: readonly Binding[],
   configPath = 'placeholders',
 ): Binding[][] {
   const slots: OwnPlaceholder[] = inherited.map((b) => ({ name: b.name, path: b.path, values: [b.value] }));
-  const own: [string, Value][] = isMap(placeholders)
-    ? [...placeholders]
-    : Array.isArray(placeholders)
-      ? placeholders.map((v, i) => [String(i), v])
-      : [];
-  for (const [name, spec] of own) {
-    const resolved = resolveOwn(name, spec, chain, childPath(configPath, name));
+  for (const spec of placeholders) {
+    const { name } = spec;
+    const resolved = resolveOwn(spec, chain, childPath(configPath, name));
     const at = slots.findIndex((s) => s.name === name);
     if (at >= 0) slots[at] = resolved;
     else slots.push(resolved);

@@ -12,7 +12,7 @@ import { buildRequest, type RequestSettings } from '../http/request.ts';
 import { interpretResponse } from '../http/response.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { sameValue } from '../php/equality.ts';
-import { isEmpty, type PhpArray, type Value } from '../php/value.ts';
+import type { PhpArray, Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { applyResponseFilter } from '../mapping/responseFilter.ts';
 import type { RecordSink } from '../mapping/recordSink.ts';
@@ -349,7 +349,7 @@ export class JobRunner {
       for (const record of records) {
         if (filter && !filter(record)) continue;
         const chain = [...parent.chain, record];
-        if (isEmpty(placeholders)) {
+        if (child.placeholdersEmpty) {
           position++;
           yield { kind: 'warning', message: `No 'placeholders' set for '${child.endpointText}'` };
         }

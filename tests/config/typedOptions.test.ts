@@ -103,6 +103,27 @@ describe('job tree', () => {
     assert.equal(run.jobs[3]!.children[0]!.endpoint, 'e');
   });
 
+  it('placeholders: level from the prefix, the path in PHP string form, the object form as its function without path', () => {
+    const [job] = jobTree(
+      cfg(
+        '[{"endpoint": "a", "children": [{"endpoint": "b", "placeholders": {"2:id": "id", "x:y": {"path": "a", "function": "md5"}, "z": {"function": "md5"}, "n": 5}}]}]',
+      ),
+      'p',
+    );
+    const specs = job!.children[0]!.placeholderSpecs;
+    assert.deepEqual(
+      specs.map((p) => [p.name, p.level, p.path, p.pathMissing ?? false, p.expression === undefined ? null : [...p.expression.keys()]]),
+      [
+        ['2:id', 2, 'id', false, null],
+        ['x:y', 0, 'a', false, ['function']],
+        ['z', 1, '', true, ['function']],
+        ['n', 1, '5', false, null],
+      ],
+    );
+    assert.equal(job!.placeholdersEmpty, true);
+    assert.equal(job!.children[0]!.placeholdersEmpty, false);
+  });
+
   it('dataField: each written form, parsed once, and the records the page loop takes with it', () => {
     const response = decodeJson('{"a": {"b": [{"id": 1}]}, "1": [{"id": 2}], "c/d": [{"id": 3}], "items": [{"id": 4}]}', 'response');
     const logger = createLogger({ write: () => {} });
