@@ -108,6 +108,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     // Any action other than "run" (even "") is a sync action (05 §1.1): nothing else runs, out/ is untouched.
     if (action !== undefined && action !== null && action !== 'run') {
       if (options.limits !== undefined) throw limitsOnSyncAction(action);
+      // --strict is refused like the limits; EX_GENERIC_STRICT is not read here: a setting of the
+      // environment meant for runs must not break the UI's actions (README "The command line").
+      if (options.strict === true) throw strictOnSyncAction(action);
       return await runSyncAction({
         action,
         configFile: path.join(dataDir, 'config.json'),
@@ -228,11 +231,26 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   }
 }
 
+function actionName(action: Value): string {
+  return typeof action === 'string' ? JSON.stringify(action) : `of type ${phpType(action)}`;
+}
+
 /** A test read asked for a sync action: rather than ignore the limits silently, the command is refused. */
 function limitsOnSyncAction(action: Value): UserError {
-  const name = typeof action === 'string' ? JSON.stringify(action) : `of type ${phpType(action)}`;
+  const name = actionName(action);
   return new UserError(
     `--max-pages and --max-records apply to a run, not to the sync action ${name} set by "action" in config.json: remove them, or set "action" to "run".`,
+    { configPath: 'action' },
+  );
+}
+
+/**
+ * Strict mode asked for a sync action: an action answers the UI with the helper's JSON (spec 05),
+ * which has no place for the configuration warnings, so they are not checked; refused, not ignored.
+ */
+function strictOnSyncAction(action: Value): UserError {
+  return new UserError(
+    `--strict applies to a run (and to validate and plan), not to the sync action ${actionName(action)} set by "action" in config.json: remove it, or set "action" to "run".`,
     { configPath: 'action' },
   );
 }
