@@ -34,7 +34,7 @@ import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { RunState } from './state.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { sshProxyOf } from '../config/sshOptions.ts';
-import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
+import { allowedHostsOf, checkConfigurationJobUrls, requestChecker } from '../config/allowedHosts.ts';
 import { runSyncAction } from '../actions/index.ts';
 import { credentialScope } from '../config/credentialOrigins.ts';
 import type { RunLimits } from '../jobs/runner.ts';
@@ -314,7 +314,7 @@ async function runConfiguration(
   logger.setLevel(output.debug ? 'debug' : 'info');
   const api = buildApiDescription(run.parameters, config, logger);
   const allowedHosts = allowedHostsOf(member(run.root, 'image_parameters'));
-  if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(run.parameters, 'config'), 'jobs'));
+  if (allowedHosts) checkConfigurationJobUrls(allowedHosts, api.baseUrl, run.parameters, configuration);
   let clientHeaders: HeaderList | undefined;
   const authenticator = createAuthenticator({
     options: authenticationOf(api, config, run.root, logger, headerSourcesOf(api, config)),
