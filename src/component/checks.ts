@@ -138,10 +138,10 @@ export interface PrepareContext {
 export function prepareConfiguration(configuration: Configuration, ctx: PrepareContext): PreparedConfiguration {
   const { config } = configuration;
   const { root, parameters, nowMs } = ctx;
-  const api = buildApiDescription(parameters, config, ctx.logger);
+  const api = buildApiDescription(parameters, config, ctx.logger, configuration.pathOf);
   const allowedHosts = allowedHostsOf(member(root, 'image_parameters'));
   if (allowedHosts) checkConfigurationJobUrls(allowedHosts, api.baseUrl, parameters, configuration);
-  const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf);
   const authenticator = createAuthenticator({
     options: authenticationOf(api, config, root, ctx.requestLogger),
     attributes: attributesOf(config),

@@ -312,7 +312,7 @@ async function runConfiguration(
   const { config, output } = configuration;
   const { logger } = run;
   logger.setLevel(output.debug ? 'debug' : 'info');
-  const api = buildApiDescription(run.parameters, config, logger);
+  const api = buildApiDescription(run.parameters, config, logger, configuration.pathOf);
   const allowedHosts = allowedHostsOf(member(run.root, 'image_parameters'));
   if (allowedHosts) checkConfigurationJobUrls(allowedHosts, api.baseUrl, run.parameters, configuration);
   let clientHeaders: HeaderList | undefined;
@@ -323,7 +323,7 @@ async function runConfiguration(
     logger,
     nowMs: run.nowMs,
     nonce: randomHexNonce,
-    clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config),
+    clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf),
   });
   const bucket = bucketOf(output, api.name);
   let entry = run.buckets.get(bucket);
@@ -350,7 +350,7 @@ async function runConfiguration(
   }
   entry.incremental = output.incremental;
 
-  clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  clientHeaders = evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf);
   // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
   // when their value is not a # attribute: registered before the first request (issue 19 #1).
   for (const { name, values } of clientHeaders.entries) if (isCredentialKey(name)) for (const v of values) logger.secrets.addHeaderValue(v);
