@@ -1,19 +1,10 @@
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
+import { json, serversClosedAfterTests } from '../helpers/httpServer.ts';
 import { makeDataDir, outIsEmpty, run, runIn } from '../helpers/dataDir.ts';
 
-const servers: TestServer[] = [];
-after(async () => {
-  for (const s of servers) await s.close();
-});
-
-async function api(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const s = await startServer(handler);
-  servers.push(s);
-  return s;
-}
+const api = serversClosedAfterTests();
 
 function config(baseUrl: string, jobs: unknown[], extra: Record<string, unknown> = {}, apiExtra: Record<string, unknown> = {}) {
   return { parameters: { api: { baseUrl, ...apiExtra }, config: { outputBucket: 'b', jobs, ...extra } } };
