@@ -31,6 +31,7 @@ Commands:
 Options:
   --strict            Warnings about the configuration (unknown keys, wrong types, ...)
                       become an error: exit 1 before any request. Same as EX_GENERIC_STRICT=1.
+                      Not for a sync action ("action" in config.json): exit 1.
   --max-pages N       run: a test read; every job (children too) stops after N pages.
   --max-records N     run: a test read; every job (children too) stops after N records.
                       A test read writes the tables (a sample) but no out/state.json.

@@ -17,7 +17,7 @@ import { PhpFloat, type Value } from '../php/value.ts';
 import type { ActionContext } from './context.ts';
 import { objectAt } from './dialect.ts';
 import { HelperError } from './envelope.ts';
-import { pythonStr } from './pythonValues.ts';
+import { pythonStr, pythonTruthy } from './pythonValues.ts';
 
 export type HeaderPairs = [string, string][];
 
@@ -36,6 +36,9 @@ export interface HelperResponse {
   /** The request as it was sent (after redirects). */
   request: HelperRequest;
 }
+
+/** Redirects Python `requests` follows per request (its `DEFAULT_REDIRECT_LIMIT`, spec 05 §4.3). */
+export const HELPER_MAX_REDIRECTS = 30;
 
 /** The headers Python `requests` sends before the configured ones. */
 export const LIBRARY_HEADERS: HeaderPairs = [
@@ -88,6 +91,21 @@ function pem(v: Value | undefined): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
 
+/**
+ * Whether server certificates are checked (spec 05 §4.2 step 9): a CA certificate wins; otherwise
+ * `api.ssl_verify`, which `requests` reads by truthiness (`false`, `0`, `""` turn checks off;
+ * missing or null keep them on). Turned off, `debug_log` says so — stderr stays empty (§1.6).
+ */
+function certificatesChecked(ctx: ActionContext, ca: string | undefined): boolean {
+  const sslVerify = ctx.api.get('ssl_verify');
+  if (ca !== undefined || sslVerify === undefined || sslVerify === null || pythonTruthy(sslVerify)) return true;
+  ctx.debugLog.push(
+    "WARNING: api.ssl_verify is false: the API's TLS certificate is not checked, so anyone on the way can read or change " +
+      'these requests, credentials included. To trust a private or self-signed certificate, set api.caCertificate instead.',
+  );
+  return false;
+}
+
 /** Response headers as received: first spelling of a name kept, repeats joined with `, `. */
 function receivedHeaders(raw: readonly string[]): HeaderPairs {
   const out: HeaderPairs = [];
@@ -125,10 +143,12 @@ export class HelperHttp {
     this.ctx = ctx;
     const ca = pem(ctx.api.get('caCertificate'));
     const cert = pem(ctx.api.get('#clientCertificate'));
+    const verify = certificatesChecked(ctx, ca);
     this.transport = new Transport({
       connectTimeoutMs: 60_000,
       requestTimeoutMs: 60_000,
       ...(ca ? { ca } : {}),
+      ...(verify ? {} : { verifyCertificates: false }),
       ...(cert ? { cert, key: cert } : {}),
     });
     const logger = this.logger();
@@ -146,8 +166,20 @@ export class HelperHttp {
           reject(ctx.signal.reason);
         });
       });
-    this.withRetries = new HttpClient({ transport: this.transport, retry: retryPolicy(ctx), logger, sleep });
-    this.once = new HttpClient({ transport: this.transport, retry: { ...DEFAULT_RETRY, maxRetries: 0 }, logger, sleep });
+    this.withRetries = new HttpClient({
+      transport: this.transport,
+      retry: retryPolicy(ctx),
+      logger,
+      sleep,
+      maxRedirects: HELPER_MAX_REDIRECTS,
+    });
+    this.once = new HttpClient({
+      transport: this.transport,
+      retry: { ...DEFAULT_RETRY, maxRetries: 0 },
+      logger,
+      sleep,
+      maxRedirects: HELPER_MAX_REDIRECTS,
+    });
   }
 
   /** The client's retry messages go to `debug_log`; nothing reaches stdout or stderr. */

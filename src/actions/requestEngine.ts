@@ -5,6 +5,7 @@
  * the extractor's HTTP client (helperHttp.ts).
  */
 import { CurlError } from '../errors/CurlError.ts';
+import { TooManyRedirects } from '../http/client.ts';
 import { resolveUrl } from '../http/url.ts';
 import { decodeJson } from '../php/jsonDecode.ts';
 import { PhpArray, type Value } from '../php/value.ts';
@@ -154,6 +155,10 @@ export async function runChain(ctx: ActionContext): Promise<ChainResult> {
     } catch (error) {
       if (error instanceof CurlError) {
         throw userError(`Request "${request.method}: ${endpoint}" failed with the following error: ${error.detail}`);
+      }
+      // `requests`' TooManyRedirects is one of its request errors: reported as the network failures are.
+      if (error instanceof TooManyRedirects) {
+        throw userError(`Request "${request.method}: ${endpoint}" failed with the following error: Exceeded ${error.limit} redirects.`);
       }
       if (error instanceof RetriesStopped) {
         throw userError(

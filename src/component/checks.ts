@@ -13,7 +13,7 @@ import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
-import { allowedHostsOf, checkJobUrls } from '../config/allowedHosts.ts';
+import { allowedHostsOf, checkConfigurationJobUrls } from '../config/allowedHosts.ts';
 import { attributesOf, buildConfigurations, configurationsForHints, type Configuration } from '../config/configurations.ts';
 import type { JobNode } from '../config/jobTree.ts';
 import { certainIncrementalCrash, type Finding, preflight } from '../config/preflight.ts';
@@ -138,10 +138,10 @@ export interface PrepareContext {
 export function prepareConfiguration(configuration: Configuration, ctx: PrepareContext): PreparedConfiguration {
   const { config } = configuration;
   const { root, parameters, nowMs } = ctx;
-  const api = buildApiDescription(parameters, config, ctx.logger);
+  const api = buildApiDescription(parameters, config, ctx.logger, configuration.pathOf);
   const allowedHosts = allowedHostsOf(member(root, 'image_parameters'));
-  if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(parameters, 'config'), 'jobs'));
-  const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  if (allowedHosts) checkConfigurationJobUrls(allowedHosts, api.baseUrl, parameters, configuration);
+  const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf);
   const authenticator = createAuthenticator({
     options: authenticationOf(api, config, root, ctx.requestLogger),
     attributes: attributesOf(config),

@@ -34,7 +34,7 @@ import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { RunState } from './state.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { sshProxyOf } from '../config/sshOptions.ts';
-import { allowedHostsOf, checkJobUrls, requestChecker } from '../config/allowedHosts.ts';
+import { allowedHostsOf, checkConfigurationJobUrls, requestChecker } from '../config/allowedHosts.ts';
 import { runSyncAction } from '../actions/index.ts';
 import { credentialScope } from '../config/credentialOrigins.ts';
 import type { RunLimits } from '../jobs/runner.ts';
@@ -108,6 +108,9 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
     // Any action other than "run" (even "") is a sync action (05 §1.1): nothing else runs, out/ is untouched.
     if (action !== undefined && action !== null && action !== 'run') {
       if (options.limits !== undefined) throw limitsOnSyncAction(action);
+      // --strict is refused like the limits; EX_GENERIC_STRICT is not read here: a setting of the
+      // environment meant for runs must not break the UI's actions (README "The command line").
+      if (options.strict === true) throw strictOnSyncAction(action);
       return await runSyncAction({
         action,
         configFile: path.join(dataDir, 'config.json'),
@@ -228,11 +231,26 @@ export async function runComponent(options: RunOptions = {}): Promise<number> {
   }
 }
 
+function actionName(action: Value): string {
+  return typeof action === 'string' ? JSON.stringify(action) : `of type ${phpType(action)}`;
+}
+
 /** A test read asked for a sync action: rather than ignore the limits silently, the command is refused. */
 function limitsOnSyncAction(action: Value): UserError {
-  const name = typeof action === 'string' ? JSON.stringify(action) : `of type ${phpType(action)}`;
+  const name = actionName(action);
   return new UserError(
     `--max-pages and --max-records apply to a run, not to the sync action ${name} set by "action" in config.json: remove them, or set "action" to "run".`,
+    { configPath: 'action' },
+  );
+}
+
+/**
+ * Strict mode asked for a sync action: an action answers the UI with the helper's JSON (spec 05),
+ * which has no place for the configuration warnings, so they are not checked; refused, not ignored.
+ */
+function strictOnSyncAction(action: Value): UserError {
+  return new UserError(
+    `--strict applies to a run (and to validate and plan), not to the sync action ${actionName(action)} set by "action" in config.json: remove it, or set "action" to "run".`,
     { configPath: 'action' },
   );
 }
@@ -294,9 +312,9 @@ async function runConfiguration(
   const { config, output } = configuration;
   const { logger } = run;
   logger.setLevel(output.debug ? 'debug' : 'info');
-  const api = buildApiDescription(run.parameters, config, logger);
+  const api = buildApiDescription(run.parameters, config, logger, configuration.pathOf);
   const allowedHosts = allowedHostsOf(member(run.root, 'image_parameters'));
-  if (allowedHosts) checkJobUrls(allowedHosts, api.baseUrl, member(member(run.parameters, 'config'), 'jobs'));
+  if (allowedHosts) checkConfigurationJobUrls(allowedHosts, api.baseUrl, run.parameters, configuration);
   let clientHeaders: HeaderList | undefined;
   const authenticator = createAuthenticator({
     options: authenticationOf(api, config, run.root, logger, headerSourcesOf(api, config)),
@@ -305,7 +323,7 @@ async function runConfiguration(
     logger,
     nowMs: run.nowMs,
     nonce: randomHexNonce,
-    clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config),
+    clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf),
   });
   const bucket = bucketOf(output, api.name);
   let entry = run.buckets.get(bucket);
@@ -332,7 +350,7 @@ async function runConfiguration(
   }
   entry.incremental = output.incremental;
 
-  clientHeaders = evaluateClientHeaders(api.headerDefinitions, config);
+  clientHeaders = evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf);
   // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
   // when their value is not a # attribute: registered before the first request (issue 19 #1).
   for (const { name, values } of clientHeaders.entries) if (isCredentialKey(name)) for (const v of values) logger.secrets.addHeaderValue(v);

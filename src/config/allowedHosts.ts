@@ -4,7 +4,8 @@
  * next-page links), so a response cannot lead the extractor outside the allowed set.
  */
 import { UserError } from '../errors/UserError.ts';
-import { isEmpty, isMap, member, type Value } from '../php/value.ts';
+import { itemPath } from '../errors/configPath.ts';
+import { isEmpty, isMap, member, type PhpArray, type Value } from '../php/value.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { phpParseUrl } from '../php/parseUrl.ts';
 import { httpBuildQuery } from '../php/httpBuildQuery.ts';
@@ -60,22 +61,46 @@ export function isAllowed(url: string, hosts: readonly AllowedHost[]): boolean {
   });
 }
 
-function notAllowed(url: string): UserError {
-  return new UserError(`URL "${url}" is not in the allowed hosts whitelist.`, { configPath: 'image_parameters.allowed_hosts' });
+function notAllowed(url: string, jobPath?: string): UserError {
+  if (jobPath === undefined)
+    return new UserError(`URL "${url}" is not in the allowed hosts whitelist.`, { configPath: 'image_parameters.allowed_hosts' });
+  return new UserError(
+    `URL "${url}" of ${jobPath} is not in the allowed hosts whitelist: change the job's endpoint, or add its host to image_parameters.allowed_hosts.`,
+    { configPath: jobPath },
+  );
 }
 
-/** The reference's set-up check over the top-level jobs. */
-export function checkJobUrls(hosts: readonly AllowedHost[], baseUrl: string, jobs: Value | undefined): void {
-  const list = Array.isArray(jobs) ? jobs : isMap(jobs) ? [...jobs.values()] : [];
-  for (const job of list) {
+/**
+ * The reference's set-up check over the top-level jobs of `parameters.config.jobs`; with
+ * `jobsPath`, the same check over another list (an iteration's), whose message names the job.
+ */
+export function checkJobUrls(hosts: readonly AllowedHost[], baseUrl: string, jobs: Value | undefined, jobsPath?: string): void {
+  const list: [string | number, Value][] = Array.isArray(jobs) ? jobs.map((j, i) => [i, j]) : isMap(jobs) ? [...jobs] : [];
+  for (const [key, job] of list) {
     let endpoint = phpString((member(job, 'endpoint') as Value | undefined) ?? null);
     const placeholders = member(job, 'placeholders');
     if (isMap(placeholders)) for (const [k, v] of placeholders) endpoint = endpoint.split(`{${k}}`).join(isMap(v) ? '' : phpString(v));
     const params = member(job, 'params');
     if (!isEmpty(params)) endpoint += (endpoint.includes('?') ? '&' : '?') + httpBuildQuery(params!);
     const url = `${baseUrl.replace(/\/+$/, '')}/${endpoint.replace(/^\/+/, '')}`;
-    if (!isAllowed(url, hosts)) throw notAllowed(url);
+    if (!isAllowed(url, hosts)) throw notAllowed(url, jobsPath === undefined ? undefined : itemPath(jobsPath, key));
   }
+}
+
+/**
+ * The check before the first request of a configuration: the reference's over
+ * `parameters.config.jobs`, then, when an iteration supplies its own `jobs` (which the reference
+ * leaves to the request), those too, so a job outside the allowed hosts stops the run up front.
+ */
+export function checkConfigurationJobUrls(
+  hosts: readonly AllowedHost[],
+  baseUrl: string,
+  parameters: Value | undefined,
+  configuration: { config: PhpArray; pathOf(key: string): string },
+): void {
+  checkJobUrls(hosts, baseUrl, member(member(parameters, 'config'), 'jobs'));
+  const jobsPath = configuration.pathOf('jobs');
+  if (jobsPath !== 'parameters.config.jobs') checkJobUrls(hosts, baseUrl, configuration.config.get('jobs'), jobsPath);
 }
 
 /** Our per-request check (redirects, next-page links). */

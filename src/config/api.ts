@@ -132,7 +132,22 @@ function mapOf(v: Value | undefined): PhpArray {
   return v instanceof PhpArray ? v : new PhpArray();
 }
 
-export function buildApiDescription(parameters: Value | undefined, config: PhpArray, logger: Logger): ApiDescription {
+/** `pathOf` of the configuration (configurations.ts): where a key of `config` was written. */
+type PathOf = (key: string) => string;
+
+const CONFIG_PATH_OF: PathOf = (key) => childPath('parameters.config', key);
+
+/** The path of a header of `config.http.headers`, in `parameters.config` or in the iteration that supplies `http`. */
+function configHeaderPath(pathOf: PathOf, name: string): string {
+  return childPath(childPath(pathOf('http'), 'headers'), name);
+}
+
+export function buildApiDescription(
+  parameters: Value | undefined,
+  config: PhpArray,
+  logger: Logger,
+  pathOf: PathOf = CONFIG_PATH_OF,
+): ApiDescription {
   const apiValue = member(parameters, 'api');
   if (apiValue === undefined || apiValue === null)
     throw new UserError("The 'api' section is required in configuration.", { configPath: 'parameters.api' });
@@ -148,7 +163,7 @@ export function buildApiDescription(parameters: Value | undefined, config: PhpAr
       const key = phpString(name as Value);
       if (isEmpty(configHeaders.get(key))) {
         throw new UserError(`Missing required header ${key} in 'config.http.headers'.`, {
-          configPath: childPath('parameters.config.http.headers', key),
+          configPath: configHeaderPath(pathOf, key),
         });
       }
     }
@@ -196,18 +211,21 @@ export function buildApiDescription(parameters: Value | undefined, config: PhpAr
 }
 
 /** Client headers evaluated once per configuration with the `attr` context (01 §3.6, D1). */
-export function evaluateClientHeaders(definitions: PhpArray, config: PhpArray): HeaderList {
+export function evaluateClientHeaders(definitions: PhpArray, config: PhpArray, pathOf: PathOf = CONFIG_PATH_OF): HeaderList {
   const attrs = attributesOf(config);
   const list = new HeaderList();
   const ctx = { attr: flattenContext(attrs) };
   for (const [name, raw] of definitions) {
+    // `config.http.headers` wins over `api.http.headers` (buildApiDescription): its path is named.
+    const fromConfig = member(member(config.get('http'), 'headers'), name) !== undefined;
+    const path = fromConfig ? configHeaderPath(pathOf, name) : childPath('parameters.api.http.headers', name);
     let value: Value;
     try {
       value = isMap(raw) ? evaluate(raw, ctx) : raw;
     } catch (e) {
       if (e instanceof UserError)
         throw new UserError(`User script error: ${e.message}`, {
-          configPath: childPath('parameters.api.http.headers', name),
+          configPath: path,
           context: e.context,
         });
       throw e;
@@ -215,12 +233,11 @@ export function evaluateClientHeaders(definitions: PhpArray, config: PhpArray): 
     const objectPath = findObject(value, name);
     if (objectPath !== undefined) {
       throw new UserError(`Invalid configuration: invalid type "object" in headers at path: ${objectPath}`, {
-        configPath: childPath('parameters.api.http.headers', name),
+        configPath: path,
       });
     }
     const values = headerValues(value);
-    const fromConfig = member(member(config.get('http'), 'headers'), name) !== undefined;
-    checkHeader(name, values, childPath(`parameters.${fromConfig ? 'config' : 'api'}.http.headers`, name));
+    checkHeader(name, values, path);
     list.append(name, values);
   }
   return list;

@@ -41,6 +41,8 @@ export interface ClientOptions {
   nowMs?: () => number;
   /** Called before every attempt after the first (SSH tunnel liveness, 01 §6.1). */
   beforeRetry?: () => Promise<void>;
+  /** Redirects followed per request before TooManyRedirects (default: the extractor's 5, 01 §3.10). */
+  maxRedirects?: number;
   /** Host allow-list check for every URL actually requested (redirects and next-page links included). */
   checkUrl?: (href: string) => void;
   /**
@@ -86,7 +88,17 @@ export interface ClientResponse extends WireResponse {
   attempts: number;
 }
 
-const MAX_REDIRECTS = 5;
+/** The extractor's redirect limit (Guzzle's default, 01 §3.10). */
+export const MAX_REDIRECTS = 5;
+
+/** One redirect more than the limit: the extractor's user error (01 §3.10 item 5). */
+export class TooManyRedirects extends UserError {
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`Will not follow more than ${limit} redirects`);
+    this.limit = limit;
+  }
+}
 
 const NO_ORDER: readonly number[] = [];
 
@@ -128,7 +140,8 @@ export class HttpClient {
       const response = await this.sendWithRetries(current, authenticate, options);
       const location = response.headers.location;
       if (response.status < 300 || response.status >= 400 || location === undefined) return { ...response, request: current };
-      if (hops >= MAX_REDIRECTS) throw new UserError(`Will not follow more than ${MAX_REDIRECTS} redirects`);
+      const limit = this.options.maxRedirects ?? MAX_REDIRECTS;
+      if (hops >= limit) throw new TooManyRedirects(limit);
       current = this.redirected(current, response.status, Array.isArray(location) ? location[0]! : location);
     }
   }

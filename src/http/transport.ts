@@ -35,6 +35,11 @@ export interface TransportOptions {
   connectTimeoutMs: number;
   requestTimeoutMs: number;
   ca?: string;
+  /**
+   * false: server certificates are not checked (`rejectUnauthorized: false`), for the requests of
+   * this transport only — the sync actions' `api.ssl_verify: false` (spec 05 §4.2 step 9).
+   */
+  verifyCertificates?: boolean;
   cert?: string;
   key?: string;
   /** Opens the connection (e.g. through an SSH tunnel) instead of a direct TCP connect. */
@@ -161,6 +166,7 @@ export class Transport {
     if (this.httpsAgent) return this.httpsAgent;
     const tls: https.AgentOptions = { keepAlive: true, maxSockets: 64 };
     if (this.options.ca !== undefined) tls.ca = this.options.ca;
+    if (this.options.verifyCertificates === false) tls.rejectUnauthorized = false;
     if (this.options.cert !== undefined) tls.cert = this.options.cert;
     if (this.options.key !== undefined) tls.key = this.options.key;
     this.httpsAgent = new (httpsLib().Agent)(tls);
@@ -211,6 +217,7 @@ export class Transport {
                   socket: s,
                   ...(requestOptions.servername !== undefined ? { servername: requestOptions.servername } : {}),
                   ...(this.options.ca !== undefined ? { ca: this.options.ca } : {}),
+                  ...(this.options.verifyCertificates === false ? { rejectUnauthorized: false } : {}),
                   ...(this.options.cert !== undefined ? { cert: this.options.cert } : {}),
                   ...(this.options.key !== undefined ? { key: this.options.key } : {}),
                 });

@@ -1,19 +1,10 @@
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
+import { json, serversClosedAfterTests } from '../helpers/httpServer.ts';
 import { makeDataDir, outIsEmpty, run, runIn } from '../helpers/dataDir.ts';
 
-const servers: TestServer[] = [];
-after(async () => {
-  for (const s of servers) await s.close();
-});
-
-async function api(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const s = await startServer(handler);
-  servers.push(s);
-  return s;
-}
+const api = serversClosedAfterTests();
 
 function config(baseUrl: string, jobs: unknown[], extra: Record<string, unknown> = {}, apiExtra: Record<string, unknown> = {}) {
   return { parameters: { api: { baseUrl, ...apiExtra }, config: { outputBucket: 'b', jobs, ...extra } } };
@@ -194,6 +185,43 @@ test('time.previousStart from the input state reaches functions and the new stat
   assert.equal(r.code, 0, r.lines.join('\n'));
   assert.equal(s.requests[0]!.target, '/users?since=1492606006');
   assert.match(r.state()!, /^\{"time":\{"previousStart":\d{10}\},"other":"kept","json_parser.struct":/);
+});
+
+test('--strict with a sync action: one ERROR line, exit 1, nothing sent; EX_GENERIC_STRICT does not apply to actions', async () => {
+  const { runComponent } = await import('../../src/component/run.ts');
+  const s = await api((_req, res) => json(res, 200, [{ id: 1 }]));
+  // A configuration warning (unknown key) that strict mode would stop a run for.
+  const dir = makeDataDir({
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', api: { baseUrl: `${s.url}/` }, config: { jobs: [{ endpoint: 'users', dataFeild: 'x' }] } },
+  });
+  const lines: string[] = [];
+  const code = await runComponent({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l), strict: true });
+  assert.equal(code, 1, lines.join('\n'));
+  assert.equal(lines.length, 1, lines.join('\n'));
+  assert.match(
+    lines[0]!,
+    /logger\.ERROR: --strict applies to a run \(and to validate and plan\), not to the sync action "test_request" set by "action" in config\.json: remove it, or set "action" to "run"\. \{"configPath":"action"\} \[\]$/,
+  );
+  assert.equal(s.requests.length, 0);
+  // The environment's strict mode is for runs: the action answers its JSON as usual.
+  let answer = '';
+  const envLines: string[] = [];
+  const stdoutWrite = process.stdout.write;
+  process.stdout.write = ((chunk: string) => {
+    answer += chunk;
+    return true;
+  }) as typeof process.stdout.write;
+  let envCode: number;
+  try {
+    envCode = await runComponent({ env: { KBC_DATADIR: dir, EX_GENERIC_STRICT: '1' }, write: (l) => envLines.push(l) });
+  } finally {
+    process.stdout.write = stdoutWrite;
+  }
+  assert.equal(envCode, 0, envLines.join('\n'));
+  assert.deepEqual(envLines, []);
+  assert.match(answer, /"records": \[\{"id": 1\}\]/);
+  assert.equal(s.requests.length, 1);
 });
 
 test('a non-boolean incrementalOutput is an application error', async () => {

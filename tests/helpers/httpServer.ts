@@ -1,6 +1,7 @@
 /** A programmable HTTP server on 127.0.0.1:0 for tests; records every request it receives. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after } from 'node:test';
 
 export interface Received {
   method: string;
@@ -53,4 +54,20 @@ export async function startServer(handler: Handler): Promise<TestServer> {
 export function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+/**
+ * A starter of test servers for one test file: each server it starts is closed after the file's
+ * tests (node:test `after`).
+ */
+export function serversClosedAfterTests(): (handler: Handler) => Promise<TestServer> {
+  const servers: TestServer[] = [];
+  after(async () => {
+    for (const s of servers) await s.close();
+  });
+  return async (handler) => {
+    const s = await startServer(handler);
+    servers.push(s);
+    return s;
+  };
 }

@@ -2,21 +2,12 @@
  * Warnings during the run that point at the config key to fix (issue 18): a job that wrote no
  * rows although the response holds records elsewhere, and a second page identical to the first.
  */
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
+import { json, serversClosedAfterTests } from '../helpers/httpServer.ts';
 import { run } from '../helpers/dataDir.ts';
 
-const servers: TestServer[] = [];
-after(async () => {
-  for (const s of servers) await s.close();
-});
-
-async function api(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const s = await startServer(handler);
-  servers.push(s);
-  return s;
-}
+const api = serversClosedAfterTests();
 
 const strip = (l: string): string => l.replace(/^\[[^\]]*\] /, '');
 const warnings = (lines: string[]): string[] =>

@@ -1,0 +1,113 @@
+/**
+ * The sync actions' HTTP (src/actions/helperHttp.ts, spec 05 §4.2 step 9 and §4.3) against real
+ * local servers: redirects up to Python `requests`' limit of 30, and `api.ssl_verify: false`
+ * against a self-signed certificate made at test time.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
+import { lastLine, runAction } from './run.ts';
+
+let api: TestServer;
+before(async () => {
+  // /hop/N redirects to /hop/N-1; /hop/0 answers.
+  api = await startServer((req, res) => {
+    const hop = /^\/hop\/(\d+)$/.exec(req.target);
+    if (hop && hop[1] !== '0') return void res.writeHead(302, { Location: `/hop/${Number(hop[1]) - 1}` }).end();
+    json(res, 200, [{ id: 1 }]);
+  });
+});
+after(() => api.close());
+
+function testRequest(baseUrl: string, endpoint: string, apiExtra: Record<string, unknown> = {}) {
+  return runAction({
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', api: { baseUrl, ...apiExtra }, config: { jobs: [{ endpoint }] } },
+  });
+}
+
+test('redirects: 30 are followed as by Python requests; the 31st is a request error of the action', async () => {
+  const followed = await testRequest(`${api.url}/`, 'hop/30');
+  assert.equal(followed.code, 0, followed.stderr);
+  assert.equal(followed.stderr, '');
+  const answer = followed.answer();
+  assert.equal(answer.response.status_code, 200);
+  assert.deepEqual(answer.records, [{ id: 1 }]);
+  assert.equal(answer.request.url, `${api.url}/hop/0`);
+
+  const before = api.requests.length;
+  const tooMany = await testRequest(`${api.url}/`, 'hop/31');
+  assert.equal(tooMany.code, 0, tooMany.stderr);
+  assert.equal(
+    lastLine(tooMany),
+    'keboola.component.exceptions.UserException: Request "GET: hop/31" failed with the following error: Exceeded 30 redirects.\n',
+  );
+  assert.equal(api.requests.length - before, 31);
+});
+
+function opensslMissing(): string | false {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return false;
+  } catch {
+    return 'openssl is missing';
+  }
+}
+
+/** A self-signed certificate for `localhost`, made now with the openssl CLI (Node cannot issue one). */
+function selfSignedCertificate(): { key: string; cert: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tls-test-'));
+  try {
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '2', '-subj', '/CN=localhost'],
+      { cwd: dir, stdio: 'ignore' },
+    );
+    return { key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('api.ssl_verify: false reaches a self-signed server, with a WARNING in debug_log; checks stay on otherwise', {
+  skip: opensslMissing(),
+}, async () => {
+  const { key, cert } = selfSignedCertificate();
+  const server = https.createServer({ key, cert }, (_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end('[{"id": 7}]');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `https://localhost:${(server.address() as AddressInfo).port}/`;
+  try {
+    const off = await testRequest(baseUrl, 'users', { ssl_verify: false });
+    assert.equal(off.code, 0, off.stderr);
+    assert.equal(off.stderr, '');
+    const answer = off.answer();
+    assert.equal(answer.response.status_code, 200);
+    assert.deepEqual(answer.records, [{ id: 7 }]);
+    assert.match(answer.debug_log, /\nWARNING: api\.ssl_verify is false: the API's TLS certificate is not checked/);
+
+    for (const extra of [{}, { ssl_verify: true }, { ssl_verify: null }]) {
+      const on = await testRequest(baseUrl, 'users', extra);
+      assert.equal(on.code, 0, on.stderr);
+      assert.match(
+        lastLine(on),
+        /^keboola\.component\.exceptions\.UserException: Request "GET: users" failed with the following error: SSL certificate problem: /,
+      );
+    }
+    // A CA certificate wins over ssl_verify (§4.2 step 9): the server's own certificate is trusted.
+    const withCa = await testRequest(baseUrl, 'users', { ssl_verify: false, caCertificate: cert });
+    assert.equal(withCa.answer().response.status_code, 200);
+    assert.doesNotMatch(withCa.answer().debug_log, /WARNING/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
