@@ -91,7 +91,10 @@ export interface JobNode {
   responseFilterDelimiter: Value;
   /** A PHP-non-empty `recursionFilter` in PHP string form; parsed when the child job first runs. */
   recursionFilter: string | undefined;
-  /** Own placeholder names, in configuration order. */
+  /**
+   * Own placeholder names, in configuration order, as the loop names them: a list's names are
+   * 0, 1, … (so a child with `["id"]` runs, and `{id}` in its endpoint is never filled).
+   */
   placeholders: string[];
   /** Whether `placeholders` is PHP-empty: the loop warns "No 'placeholders' set" for each parent record. */
   placeholdersEmpty: boolean;
@@ -161,6 +164,7 @@ function identityOf(job: PhpArray): string {
 function nodeOf(job: PhpArray, at: string): JobNode {
   const endpoint = job.get('endpoint');
   const placeholders = job.get('placeholders');
+  const placeholderSpecs = placeholderSpecsOf(placeholders);
   const recursionFilter = job.get('recursionFilter');
   let identity: string | undefined;
   try {
@@ -184,9 +188,9 @@ function nodeOf(job: PhpArray, at: string): JobNode {
     responseFilter: job.get('responseFilter') ?? null,
     responseFilterDelimiter: job.get('responseFilterDelimiter') ?? null,
     recursionFilter: isEmpty(recursionFilter) ? undefined : phpString(recursionFilter!),
-    placeholders: isMap(placeholders) ? [...placeholders.keys()] : [],
+    placeholders: placeholderSpecs.map((p) => p.name),
     placeholdersEmpty: isEmpty(placeholders),
-    placeholderSpecs: placeholderSpecsOf(placeholders),
+    placeholderSpecs,
     children: written,
     run,
     config: job,

@@ -181,6 +181,25 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.match(w, /jobs\[0\]\.children\[2\]\.placeholders: "2:id" asks for level 2, but this job has only 1 parent level/);
   });
 
+  it('placeholders written as a list: the child runs (names 0, 1, …), so no "never runs" warning', async () => {
+    const before = api.requests.length;
+    const r = await run(
+      config(
+        {},
+        {
+          jobs: [{ endpoint: 'customers', dataField: 'data.customers', children: [{ endpoint: 'customers/{id}', placeholders: ['id'] }] }],
+        },
+      ),
+    );
+    const w = warnings(r.lines).join('\n');
+    assert.doesNotMatch(w, /never runs/);
+    // As the loop names them: the list's only placeholder is "0", so {id} is never filled.
+    assert.match(w, /jobs\[0\]\.children\[0\]\.endpoint: \{id\} is never filled: no placeholder is named "id" \(known: 0\)/);
+    // The child runs: its first request goes out (literally; this API answers 404 to it).
+    const sent = api.requests.slice(before).map((q) => q.target);
+    assert.ok(sent.includes('/customers/%7Bid%7D'), `${sent.join(' ')}\n${r.lines.join('\n')}`);
+  });
+
   it('incremental output without a primary key', async () => {
     const r = await run(config({}, { incrementalOutput: true, jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }));
     assert.match(warnings(r.lines).join('\n'), /parameters\.config\.incrementalOutput: incremental output without a primary key/);
