@@ -4,15 +4,12 @@
  * against a self-signed certificate made at test time.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 import { lastLine, runAction } from './run.ts';
+import { opensslMissing, selfSignedCertificate } from '../helpers/tls.ts';
 
 let api: TestServer;
 before(async () => {
@@ -50,30 +47,6 @@ test('redirects: 30 are followed as by Python requests; the 31st is a request er
   );
   assert.equal(api.requests.length - before, 31);
 });
-
-function opensslMissing(): string | false {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return 'openssl is missing';
-  }
-}
-
-/** A self-signed certificate for `localhost`, made now with the openssl CLI (Node cannot issue one). */
-function selfSignedCertificate(): { key: string; cert: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tls-test-'));
-  try {
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '2', '-subj', '/CN=localhost'],
-      { cwd: dir, stdio: 'ignore' },
-    );
-    return { key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 test('api.ssl_verify: false reaches a self-signed server, with a WARNING in debug_log; checks stay on otherwise', {
   skip: opensslMissing(),

@@ -3,12 +3,8 @@
  * extractor's own client (Transport + HttpClient) travel through `direct-tcpip` channels.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import fs from 'node:fs';
 import https from 'node:https';
-import os from 'node:os';
-import path from 'node:path';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { HttpClient, type ClientResponse } from '../../src/http/client.ts';
@@ -22,6 +18,7 @@ import { createSshTunnel, SshTunnelError, type SshTunnel, type SshTunnelOptions 
 import { cfg } from '../auth/helpers.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 import { freePort, sshdUnavailable, startRelay, startSshd, type Sshd } from './sshd.ts';
+import { opensslMissing, selfSignedCertificate } from '../helpers/tls.ts';
 
 const unavailable = sshdUnavailable();
 if (unavailable) process.stdout.write(`# SKIP sshd tunnel tests: ${unavailable}\n`);
@@ -365,44 +362,4 @@ describe('SSH tunnel failures without a server', { timeout: 30_000 }, () => {
 /** A well-formed RSA key (PKCS#1 PEM) that no server authorises. */
 function validLookingKey(): string {
   return generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-}
-
-function opensslMissing(): string | false {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return 'openssl is missing';
-  }
-}
-
-/** A certificate for `localhost` made with the openssl CLI (Node cannot issue certificates). */
-function selfSignedCertificate(): { key: string; cert: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tls-test-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        'key.pem',
-        '-out',
-        'cert.pem',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost',
-      ],
-      { cwd: dir, stdio: 'ignore' },
-    );
-    return { key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 }
