@@ -18,7 +18,7 @@ import { Transport, type WireRequest } from '../http/transport.ts';
 import { getPaginationMethod } from '../pagination/registry.ts';
 import { member } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
-import { isCredentialKey } from '../logging/redact.ts';
+import { HIDDEN, isCredentialKey } from '../logging/redact.ts';
 import { createSshTunnel } from '../ssh/index.ts';
 import { sshProxyOf } from '../config/sshOptions.ts';
 import { configurationsOf, preflightChecks, prepareConfiguration, strictFromEnv, type PreparedConfiguration } from './checks.ts';
@@ -85,8 +85,6 @@ function hideCredentialValues(text: string): string {
     isCredentialKey(key) ? `"${key}"${colon}"${HIDDEN}"` : all,
   );
 }
-
-const HIDDEN = '[hidden]';
 
 /**
  * A request as `plan` prints it: method and URL, the headers as the debug line shows them
