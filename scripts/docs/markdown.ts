@@ -1,7 +1,7 @@
 /** Small Markdown helpers shared by the generated user documentation (scripts/config-docs.ts). */
 
 /** A JSON Schema node as the configuration schema writes it (the schema's own node type). */
-export type { SchemaNode as Node } from '../../src/config/schemaParts.ts';
+export type { SchemaNode as Node } from '../../src/spec/schemaNode.ts';
 
 /**
  * Text for users: the spec the developers work from is not theirs, so references to its parts

@@ -15,7 +15,7 @@ import type { Configuration } from './configurations.ts';
 import type { JobNode } from './jobTree.ts';
 import { mappingKeyFindings, valueFindings } from './valueChecks.ts';
 import { configSchema } from './schema.ts';
-import type { SchemaNode } from './schemaParts.ts';
+import type { SchemaNode } from '../spec/schemaNode.ts';
 import { type Finding, SchemaWalk } from './schemaWalk.ts';
 
 export type { Finding } from './schemaWalk.ts';

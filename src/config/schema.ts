@@ -14,7 +14,8 @@ import { authentication } from './schemaAuth.ts';
 import { job } from './schemaJob.ts';
 import { apiHttp, retryConfig } from './schemaHttp.ts';
 import { pagination } from './schemaPagination.ts';
-import { functionValue, headerMap, MAP, misplaced, phpEmpty, runtimeSchema, type SchemaNode } from './schemaParts.ts';
+import { functionValue, headerMap, MAP, misplaced, phpEmpty, type SchemaNode } from '../spec/schemaNode.ts';
+import { runtimeSchema } from './schemaParts.ts';
 
 const apiSection = {
   description: 'How to talk to the API.',

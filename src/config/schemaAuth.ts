@@ -3,7 +3,7 @@
  * tests/config/schema.test.ts checks that the variants are exactly the registered types
  * (src/auth/*.ts).
  */
-import { functionValue, headerMap, MAP, misplaced, type SchemaNode } from './schemaParts.ts';
+import { functionValue, headerMap, MAP, misplaced, type SchemaNode } from '../spec/schemaNode.ts';
 
 function variant(type: string, description: string, options: Record<string, SchemaNode> = {}, required: string[] = []): SchemaNode {
   return {

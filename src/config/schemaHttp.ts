@@ -1,5 +1,5 @@
 /** The schema of parameters.api.retryConfig and parameters.api.http (a part of schema.ts). */
-import { headerMap, MAP, misplaced, type SchemaNode } from './schemaParts.ts';
+import { headerMap, MAP, misplaced, type SchemaNode } from '../spec/schemaNode.ts';
 
 /** A number written as text ("30", " 1.5e2"), as PHP reads it. */
 const NUMERIC_TEXT = '^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?\\s*$';

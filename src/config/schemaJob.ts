@@ -1,5 +1,5 @@
 /** The schema of a job (`parameters.config.jobs[]`, and `children[]` at any depth). */
-import { functionValue, headerMap, MAP, misplaced, phpEmpty, type SchemaNode } from './schemaParts.ts';
+import { functionValue, headerMap, MAP, misplaced, phpEmpty, type SchemaNode } from '../spec/schemaNode.ts';
 import { prefetch } from './schemaPagination.ts';
 
 const dataPath: SchemaNode = {

@@ -3,7 +3,7 @@
  * the common stop conditions. tests/config/schema.test.ts checks that every variant lists
  * exactly the options its paginator registers (src/pagination/*.ts).
  */
-import type { SchemaNode } from './schemaParts.ts';
+import type { SchemaNode } from '../spec/schemaNode.ts';
 
 const truthy = (description: string, dflt: boolean): SchemaNode => ({ type: 'boolean', default: dflt, description, examples: [!dflt] });
 

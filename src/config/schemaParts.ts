@@ -1,5 +1,6 @@
 /**
- * Building blocks of the configuration schema (src/config/schema.ts).
+ * The run-time projection of the configuration schema (src/config/schema.ts); the building
+ * blocks every component's spec uses live in src/spec/schemaNode.ts.
  *
  * Two kinds of constraint live in the one schema:
  * - hard checks: an `allOf` entry (or a node) carrying `x-error`, the message of a check the
@@ -9,71 +10,6 @@
  *   mistake, and the pre-flight checks (src/config/preflight.ts) report them as WARNINGs naming
  *   the path, because the reference tolerates or ignores such values.
  */
-
-/** A JSON Schema node as written here (draft-07 plus `x-error`, `x-discriminator`). */
-export type SchemaNode = {
-  [keyword: string]: unknown;
-  description?: string;
-  type?: string | readonly string[];
-  properties?: Readonly<Record<string, SchemaNode>>;
-  patternProperties?: Readonly<Record<string, SchemaNode>>;
-  additionalProperties?: boolean | SchemaNode;
-  items?: SchemaNode;
-  allOf?: readonly SchemaNode[];
-  anyOf?: readonly SchemaNode[];
-  oneOf?: readonly SchemaNode[];
-  enum?: readonly unknown[];
-  const?: unknown;
-  $ref?: string;
-  default?: unknown;
-  examples?: readonly unknown[];
-  'x-error'?: string;
-  /** A node without a message that belongs to the hard checks (their recursion into child jobs). */
-  'x-check'?: boolean;
-  /** With `oneOf`: the member whose `const` picks the variant (pagination `method`, auth `type`). */
-  'x-discriminator'?: string;
-};
-
-/** PHP `empty()` as a schema: null, false, 0, "", "0", [] or {}. */
-export const phpEmpty = {
-  anyOf: [
-    { type: 'null' },
-    { const: false },
-    { const: 0 },
-    { const: '' },
-    { const: '0' },
-    { type: 'array', maxItems: 0 },
-    { type: 'object', maxProperties: 0 },
-  ],
-} as const;
-
-/**
- * A map (object). The reference decodes `{}` and `[]` to the same empty array, so an empty list
- * is an empty map too.
- */
-export const MAP = { type: ['object', 'array'], maxItems: 0 } as const;
-
-/** A value that may be a user function (`{"function": …}`, `{"attr": …}`, …), evaluated at run time. */
-export const functionValue = 'Literal value or user function ({"function": "concat", "args": […]}, {"attr": "name"}, …).';
-
-/** A map of header name → value (values may be user functions or lists). */
-export function headerMap(description: string, example: Record<string, unknown>): SchemaNode {
-  return {
-    description,
-    ...MAP,
-    additionalProperties: { description: functionValue },
-    examples: [example],
-  };
-}
-
-/**
- * A key that belongs elsewhere: editors reject it (`not: {}`), the pre-flight checks name the
- * right place.
- */
-export function misplaced(target: string): SchemaNode {
-  return { description: `Not read here: it belongs in ${target}.`, not: {}, 'x-misplaced': target };
-}
-
 /** Keys the run-time validator keeps from a node that is not a hard check (structure only). */
 const STRUCTURAL = new Set(['$schema', '$id', 'definitions', 'properties', 'items', 'additionalProperties', 'allOf']);
 

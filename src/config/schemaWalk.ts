@@ -7,7 +7,7 @@
 import { childPath } from '../errors/configPath.ts';
 import { logJson, pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isMap, PhpFloat, type Value } from '../php/value.ts';
-import type { SchemaNode } from './schemaParts.ts';
+import type { SchemaNode } from '../spec/schemaNode.ts';
 import { nearest } from './suggest.ts';
 
 export interface Finding {

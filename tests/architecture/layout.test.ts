@@ -34,7 +34,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['output', 'spool'], // tables → staged files; the parser's spool of pages
   ['logging'],
   ['php'], // PHP value semantics
-  ['errors'],
+  ['errors', 'spec'], // error classes; the schema nodes every component's spec is written in
 ];
 
 const rank = new Map(LAYERS.flatMap((folders, i) => folders.map((f) => [f, i] as const)));
