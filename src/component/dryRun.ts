@@ -20,7 +20,7 @@ import { member } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { HIDDEN, isCredentialKey } from '../logging/redact.ts';
 import { createSshTunnel } from '../ssh/index.ts';
-import { sshProxyOf } from '../config/sshOptions.ts';
+import { sshProxyOf } from '../ssh/options.ts';
 import { configurationsOf, preflightChecks, prepareConfiguration, strictFromEnv, type PreparedConfiguration } from './checks.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { exitCodeFor } from './run.ts';

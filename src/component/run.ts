@@ -33,7 +33,7 @@ import type { HeaderList } from '../http/headers.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
 import { RunState } from './state.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
-import { sshProxyOf } from '../config/sshOptions.ts';
+import { sshProxyOf } from '../ssh/options.ts';
 import { allowedHostsOf, checkConfigurationJobUrls, requestChecker } from '../config/allowedHosts.ts';
 import { runSyncAction } from '../actions/index.ts';
 import { credentialScope } from '../config/credentialOrigins.ts';

@@ -9,7 +9,7 @@
 import type { Duplex } from 'node:stream';
 import type { Client, ConnectConfig } from 'ssh2';
 import type { Logger } from '../logging/logger.ts';
-import type { SshProxyConfig } from '../config/sshOptions.ts';
+import type { SshProxyConfig } from './options.ts';
 import { SshTunnelError } from '../errors/SshTunnelError.ts';
 
 export interface SshTunnel {
@@ -289,7 +289,7 @@ function endClient(client: Client): Promise<void> {
 }
 
 /**
- * Creates the tunnel of a run from `parameters.sshProxy` (parsed by `src/config/sshOptions.ts`); nothing is opened until the first
+ * Creates the tunnel of a run from `parameters.sshProxy` (parsed by options.ts); nothing is opened until the first
  * connection. Key presence was checked up front (01 §2.4 S1); an empty key fails at opening.
  */
 export function createSshTunnel(config: SshProxyConfig, logger: Logger, options: SshTunnelOptions = {}): SshTunnel {

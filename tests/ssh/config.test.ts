@@ -1,7 +1,7 @@
 /** Reading `parameters.sshProxy` and the ssh-like failure texts (spec 01 §6.1). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sshProxyConfig } from '../../src/config/sshOptions.ts';
+import { sshProxyConfig } from '../../src/ssh/options.ts';
 import { describeOpenError } from '../../src/ssh/index.ts';
 import { cfg } from '../auth/helpers.ts';
 

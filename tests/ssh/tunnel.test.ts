@@ -13,7 +13,7 @@ import type { PreparedRequest } from '../../src/http/prepared.ts';
 import { DEFAULT_RETRY } from '../../src/http/retry.ts';
 import { Transport } from '../../src/http/transport.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { sshProxyConfig } from '../../src/config/sshOptions.ts';
+import { sshProxyConfig } from '../../src/ssh/options.ts';
 import { createSshTunnel, SshTunnelError, type SshTunnel, type SshTunnelOptions } from '../../src/ssh/index.ts';
 import { cfg } from '../auth/helpers.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';

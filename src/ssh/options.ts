@@ -1,6 +1,6 @@
 /**
  * `parameters.sshProxy` (spec 01 §6.1) parsed once: host, port, user, #privateKey, read as the
- * reference reads them. The tunnel (`src/ssh/`) receives the result.
+ * reference reads them. The component parses it and hands the result to the tunnel (tunnel.ts).
  */
 import { isEmpty, member, PhpFloat, type Value } from '../php/value.ts';
 import { phpString } from '../php/stringConversion.ts';
