@@ -15,7 +15,7 @@ import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { allowedHostsOf, checkConfigurationJobUrls } from '../config/allowedHosts.ts';
 import { attributesOf, buildConfigurations, configurationsForHints, type Configuration } from '../config/configurations.ts';
-import type { JobNode } from '../config/jobTree.ts';
+import type { JobNode } from '../jobs/jobNode.ts';
 import { certainIncrementalCrash, type Finding, preflight } from '../config/preflight.ts';
 import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';

@@ -12,7 +12,7 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import type { Configuration } from '../config/configurations.ts';
-import type { JobNode } from '../config/jobTree.ts';
+import type { JobNode } from '../jobs/jobNode.ts';
 import { HttpClient, type Authenticator } from '../http/client.ts';
 import { Transport, type WireRequest } from '../http/transport.ts';
 import { getPaginationMethod } from '../pagination/registry.ts';

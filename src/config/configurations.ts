@@ -6,7 +6,7 @@ import { ApplicationError } from '../errors/ApplicationError.ts';
 import { childPath, itemPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import { isEmpty, isMap, member, PhpArray, phpType, type Value } from '../php/value.ts';
-import { jobLists, type JobNode, type RunList } from './jobTree.ts';
+import { jobLists, type JobNode, type RunList } from '../jobs/jobNode.ts';
 import { outputOptionsOf, type OutputOptions } from './outputOptions.ts';
 import { validateConfigSection } from './validate.ts';
 

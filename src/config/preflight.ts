@@ -12,7 +12,7 @@
 import { parseRecursionFilter } from '../jobs/recursionFilter.ts';
 import { isMap, member, truthy, type Value } from '../php/value.ts';
 import type { Configuration } from './configurations.ts';
-import type { JobNode } from './jobTree.ts';
+import type { JobNode } from '../jobs/jobNode.ts';
 import { mappingKeyFindings, valueFindings } from './valueChecks.ts';
 import { configSchema } from './schema.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';

@@ -5,7 +5,7 @@
 import { childPath } from '../errors/configPath.ts';
 import { isMap, member, type Value } from '../php/value.ts';
 import type { Configuration } from './configurations.ts';
-import type { JobNode } from './jobTree.ts';
+import type { JobNode } from '../jobs/jobNode.ts';
 import type { Finding } from './schemaWalk.ts';
 import { nearest } from './suggest.ts';
 

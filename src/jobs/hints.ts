@@ -4,7 +4,7 @@
  * to the first (the API ignores the paging parameter). Each names the config path to fix.
  */
 import { childPath } from '../errors/configPath.ts';
-import type { DataField } from '../config/jobTree.ts';
+import type { DataField } from './dataField.ts';
 import { isMap, type PhpArray, type Value } from '../php/value.ts';
 import { lookupStrict, NOT_FOUND } from '../php/pathLookup.ts';
 import { phpString } from '../php/stringConversion.ts';

@@ -4,7 +4,7 @@ import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { evaluate, flattenContext } from '../functions/index.ts';
 import { phpString } from '../php/stringConversion.ts';
-import type { PlaceholderSpec } from '../config/jobTree.ts';
+import type { PlaceholderSpec } from './placeholderSpec.ts';
 import { JsonObject, PhpArray, type Value } from '../php/value.ts';
 import { lookupStrict, NOT_FOUND } from '../php/pathLookup.ts';
 

@@ -1,6 +1,6 @@
 /** Locating the records of a response (spec 03 §3.2, §3.3). */
 import { UserError } from '../errors/UserError.ts';
-import type { DataField } from '../config/jobTree.ts';
+import type { DataField } from './dataField.ts';
 import { isEmpty, JsonObject, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { logJsonValue } from './logValue.ts';
@@ -21,7 +21,7 @@ export function recordsAt(dataField: DataField): RecordsAt | undefined {
   return delimiter === '' ? [path] : path.split(delimiter);
 }
 
-/** The records of a response at the job's `dataField` (parsed by src/config/jobTree.ts `dataFieldOf`). */
+/** The records of a response at the job's `dataField` (parsed by dataField.ts). */
 export function extractRecords(response: Value, dataField: DataField, endpoint: string, logger: Logger, jobPath = 'job'): Value[] {
   if (dataField.kind === 'missingPath') {
     throw new UserError("'dataField.path' must be set!", { configPath: `${jobPath}.dataField.path` });

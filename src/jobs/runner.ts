@@ -3,8 +3,7 @@
  * then its child jobs depth-first, then the next page.
  */
 import { UserError } from '../errors/UserError.ts';
-import type { ApiDescription } from '../config/api.ts';
-import type { JobNode, RunList } from '../config/jobTree.ts';
+import type { JobNode, RunList } from './jobNode.ts';
 import type { FunctionContext } from '../functions/index.ts';
 import type { ClientResponse, HttpClient } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
@@ -28,12 +27,23 @@ import { parseRecursionFilter } from './recursionFilter.ts';
 import { EmptyJobHints, identicalPageWarning } from './hints.ts';
 import type { RunStats } from '../logging/runStats.ts';
 
+/**
+ * What the page loop reads of the API description: config/api.ts builds it (its `ApiDescription`
+ * has these members), the loop only reads them.
+ */
+export interface PageLoopApi {
+  /** `api.pagination` as configured: every job's scroller and its prefetch read it. */
+  pagination: Value | undefined;
+  /** `api.http.ignoreErrors`: the statuses whose responses are read as data, not failed. */
+  ignoreErrors: readonly Value[];
+}
+
 export interface RunnerContext {
-  /** The top-level jobs as the loop runs them, parsed once (src/config/jobTree.ts). */
+  /** The top-level jobs as the loop runs them, parsed once (jobNode.ts). */
   jobs: RunList;
   /** `config.userData` as configured. */
   userData: Value | undefined;
-  api: ApiDescription;
+  api: PageLoopApi;
   client: HttpClient;
   settings: RequestSettings;
   sink: RecordSink;

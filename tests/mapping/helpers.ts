@@ -16,7 +16,7 @@ import { compatLevelOf } from '../../src/config/outputOptions.ts';
 import type { OutputOffloadStarter } from '../../src/mapping/auto/outputOffload.ts';
 import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
 import { lookupStrict, NOT_FOUND } from '../../src/php/pathLookup.ts';
-import { dataFieldOf } from '../../src/config/jobTree.ts';
+import { dataFieldOf } from '../../src/jobs/dataField.ts';
 import { extractRecords as extractFromResponse } from '../../src/jobs/records.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 

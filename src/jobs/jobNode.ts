@@ -1,32 +1,17 @@
 /**
  * The job tree as typed objects, parsed once from `config.jobs` (already checked by the
- * validator), with the reference's ways of reading each job option (spec 03 §1–§4). Two views of
- * one tree: `children` (and `jobTree`) list every job object as written, for the pre-flight
- * checks, `plan` and the start-up checks; `run` (and `runList`) list the jobs as the page loop
- * (`src/jobs/runner.ts`) runs them (03 §1.3), see `runList`.
+ * validator), with the reference's ways of reading each job option (spec 03 §1–§4); `dataField`
+ * and the placeholders are parsed by their own files. Two views of one tree: `children` (and
+ * `jobTree`) list every job object as written, for the pre-flight checks, `plan` and the start-up
+ * checks; `run` lists the jobs as the page loop (runner.ts) runs them (03 §1.3), see `jobLists`.
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { childPath, itemPath } from '../errors/configPath.ts';
 import { md5Hex, phpSerialize } from '../php/serialize.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, isMap, member, PhpArray, type Value } from '../php/value.ts';
-
-/** `dataField` as the reference reads it when a response arrives (03 §3.2). */
-export type DataField =
-  /**
-   * PHP-empty (absent, "", "0", 0, false, null, []): the records are found in the response's shape.
-   * `written` is a PHP-empty value other than absent, null or "" in the text the 0-rows hint quotes
-   * ("0", 0 → "0"; false → ""; [] → "Array"; {} → ""): the hint says `dataField is "0"`, not "no
-   * dataField is set".
-   */
-  | { kind: 'auto'; written?: string }
-  /**
-   * A scalar is a path in its PHP string form (`1` → "1", `true` → "1"), delimiter ".". An object
-   * (or a list, read the same way) gives `path` and `delimiter` (PHP-empty delimiter → ".").
-   */
-  | { kind: 'path'; path: string; delimiter: string }
-  /** An object without a PHP-non-empty `path`: the reference fails at the first response ("'dataField.path' must be set!"). */
-  | { kind: 'missingPath' };
+import { isEmpty, isMap, PhpArray, type Value } from '../php/value.ts';
+import { type DataField, dataFieldOf } from './dataField.ts';
+import { type PlaceholderSpec, placeholderSpecOf } from './placeholderSpec.ts';
 
 /**
  * A job list as the page loop runs it: `jobs` in order, or the error the reference raises when it
@@ -36,22 +21,6 @@ export type DataField =
 export interface RunList {
   jobs: JobNode[];
   failure?: unknown;
-}
-
-/** One placeholder of a child job (03 §4.4–§4.6). */
-export interface PlaceholderSpec {
-  name: string;
-  /** The record level: 1 = the parent, 2 = the grandparent (`2:` prefix); 0 for a prefix without digits. */
-  level: number;
-  /** The path in the record, PHP string form. */
-  path: string;
-  /**
-   * The object form (a list is read the same way and has no `path`): the user function applied to
-   * the value, the object without its `path`. `pathMissing` when its `path` is PHP-empty: the
-   * reference fails at the first record, after the level check.
-   */
-  expression?: PhpArray;
-  pathMissing?: boolean;
 }
 
 export interface JobNode {
@@ -105,7 +74,7 @@ export interface JobNode {
   placeholderSpecs: PlaceholderSpec[];
   /** Child job objects as written. */
   children: JobNode[];
-  /** Child jobs as the page loop runs them (`runList` of `children`). */
+  /** Child jobs as the page loop runs them (the `run` view of `jobLists` over `children`). */
   run: RunList;
   /** The job's configuration (its identity hash and the scrollers read it whole). */
   config: PhpArray;
@@ -115,35 +84,6 @@ function entries(list: Value | undefined): [string, Value][] {
   if (Array.isArray(list)) return list.map((v, i) => [String(i), v]);
   if (isMap(list)) return [...list.entries()];
   return [];
-}
-
-export function dataFieldOf(v: Value | undefined): DataField {
-  if (v === undefined || v === null || v === '') return { kind: 'auto' };
-  if (isEmpty(v)) return { kind: 'auto', written: isMap(v) ? '' : phpString(v) };
-  if (!isMap(v) && !Array.isArray(v)) return { kind: 'path', path: phpString(v!), delimiter: '.' };
-  const path = member(v, 'path');
-  if (isEmpty(path)) return { kind: 'missingPath' };
-  const delimiter = member(v, 'delimiter');
-  return { kind: 'path', path: phpString(path!), delimiter: isEmpty(delimiter) ? '.' : phpString(delimiter!) };
-}
-
-/** "2:id" → 2, "id" → 1, "x:id" → 0 (level check fails at the first record). */
-function levelOf(name: string): number {
-  const colon = name.indexOf(':');
-  if (colon < 0) return 1;
-  const digits = /^\d+/.exec(name.slice(0, colon));
-  return digits ? Number(digits[0]) : 0;
-}
-
-function placeholderSpecsOf(placeholders: Value | undefined): PlaceholderSpec[] {
-  return entries(placeholders).map(([name, spec]) => {
-    const level = levelOf(name);
-    if (!isMap(spec) && !Array.isArray(spec)) return { name, level, path: phpString(spec ?? null) };
-    const pathValue = member(spec, 'path');
-    const expression = new PhpArray(isMap(spec) ? (spec as PhpArray) : []);
-    expression.delete('path');
-    return { name, level, path: phpString(pathValue ?? null), expression, ...(isEmpty(pathValue) ? { pathMissing: true } : {}) };
-  });
 }
 
 function dataTypeOf(own: Value | undefined, template: Value | undefined): string {
@@ -164,7 +104,7 @@ function identityOf(job: PhpArray): string {
 function nodeOf(job: PhpArray, at: string): JobNode {
   const endpoint = job.get('endpoint');
   const placeholders = job.get('placeholders');
-  const placeholderSpecs = placeholderSpecsOf(placeholders);
+  const placeholderSpecs = entries(placeholders).map(([name, spec]) => placeholderSpecOf(name, spec));
   const recursionFilter = job.get('recursionFilter');
   let identity: string | undefined;
   try {
@@ -200,11 +140,6 @@ function nodeOf(job: PhpArray, at: string): JobNode {
 /** The job objects of `list` (`config.jobs` or a job's `children`) under `path`, as written. */
 export function jobTree(list: Value | undefined, path: string, listName = 'jobs'): JobNode[] {
   return jobLists(list, path, listName).written;
-}
-
-/** The jobs of `list` as the page loop runs them (see `jobLists`). */
-export function runList(list: Value | undefined, path: string, listName = 'jobs'): RunList {
-  return jobLists(list, path, listName).run;
 }
 
 /**
