@@ -9,7 +9,8 @@
 import type { Value } from '../php/value.ts';
 import type { TableSink } from '../output/tableSink.ts';
 import type { AutoParser } from './auto/index.ts';
-import type { ParentColumns, RecordSink } from './recordSink.ts';
+import type { ParentColumns } from './auto/parentColumns.ts';
+import type { RecordSink } from './recordSink.ts';
 import { buildMapperSpecs, type MapperSpec } from './user/config.ts';
 import { Mapper, userDataOf } from './user/mapper.ts';
 import { TableMerge } from './user/tableMerge.ts';

@@ -15,11 +15,7 @@ import { Pause } from '../../output/pause.ts';
 import { OffloadFeed } from './offloadFeed.ts';
 import type { OutputOffloadStarter } from './outputOffload.ts';
 import { LegacyOutput, LegacyStructure, looselyNull } from './legacyParser.ts';
-
-import type { ParentColumns } from '../recordSink.ts';
-
-/** Ordered parent columns of a batch; an empty map = none. */
-export type { ParentColumns };
+import type { ParentColumns } from './parentColumns.ts';
 
 export interface AutoParserLogger {
   warning(msg: string): void;

@@ -9,7 +9,7 @@
  */
 import { appendRendered, type TableSink } from '../../output/tableSink.ts';
 import type { Spool } from '../../spool/spool.ts';
-import type { ParentColumns } from '../recordSink.ts';
+import type { ParentColumns } from './parentColumns.ts';
 import type { OutputOffload, OutputOffloadStarter } from './outputOffload.ts';
 import { Structure, type StructureSnapshot } from './structure.ts';
 
