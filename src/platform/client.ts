@@ -8,7 +8,7 @@
  * The check runs in `send()`, before anything leaves the process.
  */
 import { InvalidTokenError } from './errors/InvalidTokenError.ts';
-import { JobWaitTimeoutError } from './errors/JobWaitTimeoutError.ts';
+import { JobWaitTimeoutError } from './JobWaitTimeoutError.ts';
 import { MissingTokenError } from './errors/MissingTokenError.ts';
 import { PlatformApiError } from './errors/PlatformApiError.ts';
 import { PlatformUsageError } from './errors/PlatformUsageError.ts';

@@ -6,7 +6,7 @@ export type { StorageIndex, PortalIndex, PortalService, JobRecord, JobMode, Crea
 export { FINAL_STATUSES } from './types.ts';
 export { PlatformApiError } from './errors/PlatformApiError.ts';
 export { InvalidTokenError } from './errors/InvalidTokenError.ts';
-export { JobWaitTimeoutError } from './errors/JobWaitTimeoutError.ts';
+export { JobWaitTimeoutError } from './JobWaitTimeoutError.ts';
 export { ServiceNotFoundError } from './errors/ServiceNotFoundError.ts';
 export { StackUnreachableError } from './errors/StackUnreachableError.ts';
 export { UntrustedHostError } from './errors/UntrustedHostError.ts';
