@@ -14,7 +14,6 @@ import { resolveUrl } from '../http/url.ts';
 import type { Logger } from '../logging/logger.ts';
 import { SecretRegistry } from '../logging/redact.ts';
 import { PhpFloat, type Value } from '../php/value.ts';
-import type { ActionContext } from './context.ts';
 import { objectAt } from './dialect.ts';
 import { HelperError } from './envelope.ts';
 import { pythonStr, pythonTruthy } from './pythonValues.ts';
@@ -75,7 +74,22 @@ export function formEncode(params: Iterable<readonly [string, Value]>): string {
   return parts.join('&');
 }
 
-function retryPolicy(ctx: ActionContext): RetryPolicy {
+/**
+ * What the helper's HTTP session reads of the action context (context.ts's `ActionContext` has
+ * these members; the context builds the authentication, which uses this session).
+ */
+export interface HttpSessionContext {
+  /** `parameters.api`: retries, certificates, `ssl_verify`. */
+  api: Map<string, Value>;
+  /** Aborted when the time limit is reached: no new request or pause starts after that. */
+  signal: AbortSignal;
+  /** Epoch ms after which no retry pause may end. */
+  deadlineMs: number;
+  /** Lines of `debug_log` (spec 05 §5.2). */
+  debugLog: string[];
+}
+
+function retryPolicy(ctx: HttpSessionContext): RetryPolicy {
   const http = objectAt(ctx.api, 'http');
   const max = http.get('maxRetries');
   const codes = http.get('codes');
@@ -96,7 +110,7 @@ function pem(v: Value | undefined): string | undefined {
  * `api.ssl_verify`, which `requests` reads by truthiness (`false`, `0`, `""` turn checks off;
  * missing or null keep them on). Turned off, `debug_log` says so — stderr stays empty (§1.6).
  */
-function certificatesChecked(ctx: ActionContext, ca: string | undefined): boolean {
+function certificatesChecked(ctx: HttpSessionContext, ca: string | undefined): boolean {
   const sslVerify = ctx.api.get('ssl_verify');
   if (ca !== undefined || sslVerify === undefined || sslVerify === null || pythonTruthy(sslVerify)) return true;
   ctx.debugLog.push(
@@ -132,14 +146,14 @@ export class RetriesStopped extends Error {
 }
 
 export class HelperHttp {
-  private readonly ctx: ActionContext;
+  private readonly ctx: HttpSessionContext;
   /** Context of the client's last "retrying" message: the failure a stop reports. */
   private lastFailure: Record<string, unknown> = {};
   private readonly transport: Transport;
   private readonly withRetries: HttpClient;
   private readonly once: HttpClient;
 
-  constructor(ctx: ActionContext) {
+  constructor(ctx: HttpSessionContext) {
     this.ctx = ctx;
     const ca = pem(ctx.api.get('caCertificate'));
     const cert = pem(ctx.api.get('#clientCertificate'));

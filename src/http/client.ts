@@ -14,7 +14,7 @@ import { checkedRetryWait, sleepAtLeast } from './waits.ts';
 import { withholdCredentials } from './withhold.ts';
 import { urlWithUserinfo, userinfoAuthorization } from './userinfo.ts';
 import type { Transport, WireResponse } from './transport.ts';
-import { MAX_CONTEXT_BODY, bodyExcerpt } from './response.ts';
+import { MAX_CONTEXT_BODY, bodyExcerpt } from './bodyExcerpt.ts';
 import { RateLimiter, systemClock, type Clock, type Permit, type RateLimitOptions } from './rateLimit/index.ts';
 
 export interface Authenticator {

@@ -11,6 +11,7 @@ import { phpString } from '../php/stringConversion.ts';
 import { JsonObject, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SecretRegistry } from '../logging/redact.ts';
+import { bodyExcerpt, MAX_CONTEXT_BODY } from './bodyExcerpt.ts';
 import { displayUrl } from './prepared.ts';
 import type { ClientResponse } from './client.ts';
 
@@ -68,18 +69,6 @@ export function httpErrorFor(res: ClientResponse, secrets?: SecretRegistry): Htt
   }
   // How many attempts were made belongs to the story of the failure (the message itself is the reference's).
   return new HttpError(res.status, summary, raw, { body: decoded, attempts: res.attempts });
-}
-
-/** Longest response text put into an error's context: a hostile body must not become a 100 MB log line. */
-export const MAX_CONTEXT_BODY = 16 * 1024;
-
-/**
- * The first MAX_CONTEXT_BODY characters of a body text too long for a log context, marked as cut.
- * With `secrets`, redacted before it is cut, so no secret is left half-visible at the cut.
- */
-export function bodyExcerpt(text: string, totalBytes: number, secrets?: SecretRegistry): string {
-  const shown = secrets ? secrets.redact(text) : text;
-  return `${shown.slice(0, MAX_CONTEXT_BODY)} (truncated, ${totalBytes} bytes in total)`;
 }
 
 /**
