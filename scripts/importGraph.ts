@@ -1,9 +1,10 @@
 /**
- * The runtime import graph of src/: which file loads which, and which folder depends on which.
+ * The import graph of src/: which file imports which, and which folder depends on which.
  *
  * Read from the source text (static `import`/`export … from`, side-effect imports and dynamic
- * `import()` of relative paths). `import type` is left out: it is erased before the code runs.
- * An `import { type A }` is kept, because the module is still loaded for it.
+ * `import()` of relative paths). Type-only imports (`import type`, `export type … from`) count
+ * too: they are erased before the code runs, but a type is still a dependency on the folder that
+ * owns it, and the layers are about ownership, not only about what loads at run time.
  *
  * `node scripts/importGraph.ts` prints each folder's dependencies and any cycle;
  * tests/architecture/layout.test.ts asserts the rules on the same graph.
@@ -11,21 +12,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const STATIC = /^[ \t]*(?:import|export)[ \t]+(type[ \t]+)?[\w$*{},\s]*?\bfrom[ \t]*['"]([^'"]+)['"]/gm;
+const STATIC = /^[ \t]*(?:import|export)[ \t]+(?:type[ \t]+)?[\w$*{},\s]*?\bfrom[ \t]*['"]([^'"]+)['"]/gm;
 const SIDE_EFFECT = /^[ \t]*import[ \t]*['"]([^'"]+)['"]/gm;
 const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 export interface ImportGraph {
   /** Source files, relative to the root, with `/` separators. */
   files: string[];
-  /** File → the files it loads at run time (relative imports only). */
+  /** File → the files it imports, types included (relative imports only). */
   imports: Map<string, Set<string>>;
 }
 
-/** The runtime imports of one source text, as written (specifiers). */
-export function runtimeSpecifiers(source: string): string[] {
+/** The imports of one source text, type-only ones included, as written (specifiers). */
+export function importSpecifiers(source: string): string[] {
   const out: string[] = [];
-  for (const m of source.matchAll(STATIC)) if (m[1] === undefined) out.push(m[2]!);
+  for (const m of source.matchAll(STATIC)) out.push(m[1]!);
   for (const m of source.matchAll(SIDE_EFFECT)) out.push(m[1]!);
   for (const m of source.matchAll(DYNAMIC)) out.push(m[1]!);
   return out;
@@ -39,7 +40,7 @@ export function readImportGraph(root: string): ImportGraph {
   const imports = new Map<string, Set<string>>();
   for (const file of files) {
     const targets = new Set<string>();
-    for (const spec of runtimeSpecifiers(fs.readFileSync(path.join(root, file), 'utf8'))) {
+    for (const spec of importSpecifiers(fs.readFileSync(path.join(root, file), 'utf8'))) {
       if (spec.startsWith('.')) targets.add(path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)));
     }
     imports.set(file, targets);

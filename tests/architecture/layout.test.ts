@@ -1,20 +1,20 @@
 /**
- * The house rules of src/, checked on the source itself: data flows one way, so no folder loads
- * a folder above it (and so there is no cycle between folders), no file cycle, and no
- * hand-written file over 500 lines.
+ * The house rules of src/, checked on the source itself: data flows one way, so no folder imports
+ * from a folder above it, not even a type (and so there is no cycle between folders), no file
+ * cycle, and no hand-written file over 500 lines.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { cycles, folderDependencies, folderOf, readImportGraph, runtimeSpecifiers } from '../../scripts/importGraph.ts';
+import { cycles, folderDependencies, folderOf, readImportGraph, importSpecifiers } from '../../scripts/importGraph.ts';
 
 const SRC = path.join(import.meta.dirname, '..', '..', 'src');
 
 /**
- * The layers of src/, top to bottom: a folder may load folders of lower layers only. One line
- * per layer; folders on one line are siblings and do not load each other. The order follows the
- * data: data folder → configuration → jobs → requests → records → tables → files.
+ * The layers of src/, top to bottom: a folder may import from folders of lower layers only. One
+ * line per layer; folders on one line are siblings and do not import from each other. The order
+ * follows the data: data folder → configuration → jobs → requests → records → tables → files.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['.', 'platform', 'mock-server'], // the commands: extractor, platform client, replay mock server
@@ -37,8 +37,23 @@ const LAYERS: readonly (readonly string[])[] = [
   ['errors', 'spec'], // error classes; the schema nodes every component's spec is written in
 ];
 
+/**
+ * TEMPORARY, for the lead to delete after merging the auth branch: the auth methods still import
+ * their options types from config/authOptions.ts (upward, and a cycle with config → auth), which
+ * the auth engineer moves into src/auth/ on a branch of their own. These exact file imports, and
+ * no other, are left out of the graph until then.
+ */
+const PENDING_AUTH_MOVE: ReadonlySet<string> = new Set(
+  ['awsSignature', 'basic', 'login', 'oauth10', 'oauth20', 'oauth20Login', 'query', 'registry'].map(
+    (file) => `auth/${file}.ts -> config/authOptions.ts`,
+  ),
+);
+
 const rank = new Map(LAYERS.flatMap((folders, i) => folders.map((f) => [f, i] as const)));
 const graph = readImportGraph(SRC);
+for (const [file, targets] of graph.imports) {
+  for (const target of targets) if (PENDING_AUTH_MOVE.has(`${file} -> ${target}`)) targets.delete(target);
+}
 const deps = folderDependencies(graph);
 
 describe('src/ layout', () => {
@@ -47,7 +62,7 @@ describe('src/ layout', () => {
     assert.deepEqual(unplaced, [], 'add new folders to LAYERS in tests/architecture/layout.test.ts');
   });
 
-  it('no folder loads a folder of its own or a higher layer', () => {
+  it('no folder imports from a folder of its own or a higher layer', () => {
     const upward: string[] = [];
     for (const [from, byTarget] of deps) {
       for (const [to, edges] of byTarget) {
@@ -79,7 +94,7 @@ describe('src/ layout', () => {
 });
 
 describe('the import reader', () => {
-  it('sees static, re-exported, side-effect and dynamic imports, not type-only ones', () => {
+  it('sees static, re-exported, side-effect, dynamic and type-only imports', () => {
     const source = [
       "import fs from 'node:fs';",
       "import { a, type B } from './a.ts';",
@@ -96,8 +111,8 @@ describe('the import reader', () => {
       "// the text `from './comment.ts'` in a comment is not an import",
     ].join('\n');
     assert.deepEqual(
-      runtimeSpecifiers(source).sort(),
-      ['../c.ts', './a.ts', './g.ts', './lazy.ts', './side.ts', './star.ts', 'node:fs'].sort(),
+      importSpecifiers(source).sort(),
+      ['../c.ts', './a.ts', './f.ts', './g.ts', './h.ts', './lazy.ts', './side.ts', './star.ts', 'node:fs'].sort(),
     );
   });
 
