@@ -74,11 +74,12 @@ export interface AuthMethodSpec<Options = unknown> extends OptionsSpec {
   create(setup: AuthSetup, options: Options): Authenticator;
 }
 
-// Stored type-erased: a spec's `create` only ever receives what the same spec's `parse` returned.
+// Stored type-erased (`create` is a method, so any spec is an `AuthMethodSpec<unknown>`): a spec's
+// `create` only ever receives what the same spec's `parse` returned (`src/auth/index.ts`).
 const methods = new Map<string, AuthMethodSpec>();
 
 export function registerAuthMethod<Options>(spec: AuthMethodSpec<Options>): void {
-  methods.set(spec.type, spec as AuthMethodSpec<unknown>);
+  methods.set(spec.type, spec);
 }
 
 export function authMethodTypes(): string[] {
