@@ -4,12 +4,45 @@
  * the AWS SDK for PHP's `SignatureV4` does it.
  */
 import { createHash, createHmac } from 'node:crypto';
+import { UserError } from '../errors/UserError.ts';
 import { phpBytes } from '../functions/convert.ts';
-import type { AwsCredentials } from '../config/authOptions.ts';
+import { isEmpty, member, type Value } from '../php/value.ts';
 import type { Signer } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
 import { buildQueryRebuild, parseQueryRebuild } from '../php/guzzleQuery.ts';
 import { rawurlencode } from '../php/urlEncoding.ts';
+import { textOf } from './common.ts';
+
+// ---------------------------------------------------------------------------------------------
+// parameters.aws.signature.credentials (01 §6.2, 02 §10)
+
+export interface AwsCredentials {
+  accessKeyId: string;
+  secretKey: string;
+  serviceName: string;
+  regionName: string;
+}
+
+const AWS_PATH = 'parameters.aws.signature.credentials';
+
+/** Reads and checks the four keys (user error `Option "<key>" under "…" cannot be empty.`). */
+export function awsCredentialsFrom(credentials: Value | undefined): AwsCredentials {
+  const get = (key: string): string => {
+    const v = member(credentials, key);
+    if (isEmpty(v)) throw new UserError(`Option "${key}" under "${AWS_PATH}" cannot be empty.`, { configPath: `${AWS_PATH}.${key}` });
+    return textOf(v);
+  };
+  return { accessKeyId: get('accessKeyId'), secretKey: get('#secretKey'), serviceName: get('serviceName'), regionName: get('regionName') };
+}
+
+/** `parameters.aws.signature.credentials`, or `undefined` when PHP-empty (requests are not signed). */
+export function awsCredentialsOf(parameters: Value | undefined): AwsCredentials | undefined {
+  const credentials = member(member(member(parameters, 'aws'), 'signature'), 'credentials');
+  return isEmpty(credentials) ? undefined : awsCredentialsFrom(credentials);
+}
+
+// ---------------------------------------------------------------------------------------------
+// the signature
 
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
@@ -126,7 +159,7 @@ export function signRequest(request: PreparedRequest, credentials: AwsCredential
   }
 }
 
-/** The signer of `parameters.aws.signature.credentials`, parsed by `src/config/authOptions.ts`. */
+/** The signer of `parameters.aws.signature.credentials`, read by `awsCredentialsOf`. */
 export function createAwsSigner(keys: AwsCredentials, nowMs: () => number): Signer {
   return { sign: (request) => signRequest(request, keys, nowMs()) };
 }

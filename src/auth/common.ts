@@ -1,7 +1,7 @@
 /**
  * Pieces shared by the authentication methods (spec 02 §1, §11.2, §11.3): evaluating a
- * configuration "place", the `request`/`query` contexts, setting auth headers, credentials of
- * `authorization.oauth_api`, and keeping wire forms of secrets out of the logs (01 §4.5).
+ * configuration "place", the `request`/`query` contexts, setting auth headers, and keeping wire
+ * forms of secrets out of the logs (01 §4.5).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { ApplicationError } from '../errors/ApplicationError.ts';
@@ -117,18 +117,6 @@ export function seconds(nowMs: () => number): number {
 export function textOf(v: Value | undefined): string {
   if (v instanceof JsonObject) throw new ApplicationError('Object of class stdClass could not be converted to string');
   return phpString(v ?? null);
-}
-
-// ---------------------------------------------------------------------------------------------
-// authorization.oauth_api.credentials (read by src/config/authOptions.ts)
-
-/** The `#data` text: strings as they are, other scalars in PHP string form; containers are internal errors. */
-export function oauthDataText(data: Value): string {
-  if (isMap(data) || Array.isArray(data))
-    throw new ApplicationError('json_decode() expects parameter 1 to be string, array given', {
-      context: { path: 'authorization.oauth_api.credentials.#data' },
-    });
-  return phpString(data);
 }
 
 // ---------------------------------------------------------------------------------------------

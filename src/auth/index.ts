@@ -1,10 +1,18 @@
 /**
- * Builds the authenticator of a configuration (spec 02 §2) from its parsed options. Importing the method files
- * registers them.
+ * `api.authentication` of a configuration (spec 02 §2): parsed by the registered method of its
+ * type, then turned into that method's authenticator. Importing the method files registers them.
  */
 import { isCredentialKey } from '../logging/redact.ts';
+import { phpString } from '../php/stringConversion.ts';
+import { isEmpty, member } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
-import { getAuthMethod, type AuthSetup } from './registry.ts';
+import type { BasicOptions } from './basic.ts';
+import type { LoginAuthOptions } from './login.ts';
+import type { OAuth10Options } from './oauth10.ts';
+import type { OAuth20Options } from './oauth20.ts';
+import type { OAuth20LoginOptions } from './oauth20Login.ts';
+import type { QueryOptions } from './query.ts';
+import { getAuthMethod, type AuthSetup, type AuthSource } from './registry.ts';
 import './basic.ts';
 import './query.ts';
 import './login.ts';
@@ -13,11 +21,45 @@ import './oauth20.ts';
 import './oauth10.ts';
 
 export { randomHexNonce } from './common.ts';
-export { createAwsSigner } from './awsSignature.ts';
+export { awsCredentialsOf, createAwsSigner } from './awsSignature.ts';
 export type { AuthSetup } from './registry.ts';
 
-/** The authenticator of parsed options (`src/config/authOptions.ts`); none for no authentication. */
-export function createAuthenticator(setup: AuthSetup): Authenticator | undefined {
+/** The parsed `api.authentication`: no authentication, or what the spec of its type parsed. */
+export type AuthOptions =
+  | { type: 'none' }
+  | BasicOptions
+  | QueryOptions
+  | LoginAuthOptions
+  | OAuth20LoginOptions
+  | OAuth20Options
+  | OAuth10Options;
+
+/**
+ * Parses the authentication of one configuration. Throws the error the reference throws when it
+ * constructs the authentication, in the same order: the type (unknown names list the known ones),
+ * then the method's own checks.
+ */
+export function parseAuthentication(source: AuthSource): AuthOptions {
+  const type = member(source.authentication, 'type');
+  // PHP-empty type ("", "0", 0, null …) means no authentication.
+  if (isEmpty(type)) {
+    source.logger.debug(noAuthenticationLine(source.headerSources, source.userinfoIn));
+    return { type: 'none' };
+  }
+  const name = typeof type === 'string' ? type : phpString(type ?? null);
+  const method = getAuthMethod(name);
+  source.logger.debug(`Using '${name}' authentication.`);
+  // Each method's parser returns its own member of the union, tagged with its type.
+  return method.parse(source) as AuthOptions;
+}
+
+/** What `createAuthenticator` needs: the parsed options and what every method gets. */
+export interface AuthenticationSetup extends AuthSetup {
+  options: AuthOptions;
+}
+
+/** The authenticator of parsed options (`parseAuthentication`); none for no authentication. */
+export function createAuthenticator(setup: AuthenticationSetup): Authenticator | undefined {
   const { options } = setup;
   if (options.type === 'none') return undefined;
   return getAuthMethod(options.type).create(setup, options);

@@ -12,7 +12,6 @@ import { evaluate, flattenContext, type FunctionContext } from '../functions/ind
 import { pjson } from '../php/jsonEncode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isInt, isMap, JsonObject, member, PhpArray, type Value } from '../php/value.ts';
-import type { AuthOptions, LoginOptions } from '../config/authOptions.ts';
 import type { Authenticator, HttpClient } from '../http/client.ts';
 import { checkHeader, HeaderList, headerValues } from '../http/headers.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
@@ -30,9 +29,14 @@ import {
   setAuthHeader,
   textOf,
 } from './common.ts';
+import { LOGIN_PATH, loginOptionNodes, parseLoginOptions, type LoginOptions } from './loginOptions.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 
-const LOGIN_PATH = `${AUTH_PATH}.loginRequest`;
+/** The options of `login`: those of the login request, parsed by `parseLoginOptions`. */
+export interface LoginAuthOptions {
+  type: 'login';
+  login: LoginOptions;
+}
 
 // ---------------------------------------------------------------------------------------------
 // login response helpers
@@ -316,13 +320,15 @@ export class LoginAuthenticator implements Authenticator {
   }
 }
 
-export function createLoginAuth(setup: AuthSetup, { login }: Extract<AuthOptions, { type: 'login' }>): Authenticator {
+export function createLoginAuth(setup: AuthSetup, { login }: LoginAuthOptions): Authenticator {
   return new LoginAuthenticator(setup, login, { type: 'login', objectHeaderIsUserError: true });
 }
 
 registerAuthMethod({
   type: 'login',
-  description: 'Login request (loginRequest) whose response feeds apiRequest.headers/apiRequest.query; optional expiry.',
+  description: 'A login request whose response supplies headers or query parameters of the API requests.',
+  options: loginOptionNodes,
+  required: ['loginRequest'],
   example: {
     authentication: {
       type: 'login',
@@ -334,5 +340,6 @@ registerAuthMethod({
     sends:
       '`POST auth/login` with `{"user":"JohnDoe","password":"secret"}` first; then `Authorization: Bearer <access_token of the login response>` on every request, logging in again when `expires_in` seconds have passed.',
   },
+  parse: (source): LoginAuthOptions => ({ type: 'login', login: parseLoginOptions(source.authentication) }),
   create: createLoginAuth,
 });

@@ -4,16 +4,78 @@
  * and query parameters. The query string itself is left untouched.
  */
 import { createHmac } from 'node:crypto';
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
+import { UserError } from '../errors/UserError.ts';
 import { phpBytes } from '../functions/convert.ts';
-import type { AuthOptions, OAuth1Keys } from '../config/authOptions.ts';
+import { decodeJson } from '../php/jsonDecode.ts';
+import { JsonObject, PhpArray, phpType, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
 import { parseQueryRebuild, type RebuildValue } from '../php/guzzleQuery.ts';
 import { rawurlencode } from '../php/urlEncoding.ts';
-import { nonceOf, seconds, setAuthHeader } from './common.ts';
+import { nonceOf, seconds, setAuthHeader, textOf } from './common.ts';
+import { CREDENTIALS_PATH, DATA_PATH, oauthCredentials, oauthDataText } from './credentials.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 
-export type { OAuth1Keys };
+export interface OAuth1Keys {
+  consumerKey: string;
+  consumerSecret: string;
+  token: string;
+  tokenSecret: string;
+}
+
+export interface OAuth10Options {
+  type: 'oauth10';
+  keys: OAuth1Keys;
+}
+
+/** A credential as text: scalars in PHP string form; containers crash the reference (internal error). */
+function credentialText(v: Value, path: string): string {
+  if (Array.isArray(v) || v instanceof Map)
+    throw new ApplicationError(`The OAuth 1.0 credential '${path}' must be a string.`, { context: { path } });
+  return textOf(v);
+}
+
+/** The stored authorization: the application keys, then the user's token and secret in `#data`. */
+function parseOAuth10Options(source: Value | undefined): OAuth10Options {
+  const credentials = oauthCredentials(
+    source,
+    'OAuth API credentials not supplied in configuration.',
+    (key) => `Missing '${key}' for OAuth 1.0 authorization.`,
+  );
+  let data: Value;
+  try {
+    // Decoded as a response: the reference requires a JSON object here, not a PHP array.
+    data = decodeJson(oauthDataText(credentials.data), 'response');
+  } catch (e) {
+    if (!(e instanceof JsonDecodeError)) throw e;
+    throw new UserError('The OAuth #data is not a valid JSON.', { configPath: DATA_PATH });
+  }
+  if (!(data instanceof JsonObject)) {
+    throw new UserError(
+      `Key 'oauth_api.credentials'.#data must be object, given '${data instanceof PhpArray ? 'array' : phpType(data)}'.`,
+      { configPath: DATA_PATH },
+    );
+  }
+  const token = data.get('oauth_token');
+  if (token === undefined || token === null) {
+    throw new UserError("Missing 'oauth_api.credentials.#data.oauth_token' for OAuth 1.0 authorization.", { configPath: DATA_PATH });
+  }
+  const tokenSecret = data.get('oauth_token_secret');
+  if (tokenSecret === undefined || tokenSecret === null) {
+    throw new UserError("Missing 'oauth_api.credentials.#data.oauth_token_secret' for OAuth 1.0 authorization.", { configPath: DATA_PATH });
+  }
+  return {
+    type: 'oauth10',
+    keys: {
+      consumerKey: credentialText(credentials.appKey, `${CREDENTIALS_PATH}.appKey`),
+      consumerSecret: credentialText(credentials.appSecret, `${CREDENTIALS_PATH}.#appSecret`),
+      token: credentialText(token, `${DATA_PATH}.oauth_token`),
+      tokenSecret: credentialText(tokenSecret, `${DATA_PATH}.oauth_token_secret`),
+    },
+  };
+}
 
 /** Byte-wise comparison of two strings' UTF-8 forms (PHP `strcmp`). */
 function strcmp(a: string, b: string): number {
@@ -74,7 +136,7 @@ export function oauth1Header(request: PreparedRequest, keys: OAuth1Keys, nonce: 
   return `OAuth ${header}`;
 }
 
-export function createOAuth10Auth(setup: AuthSetup, { keys }: Extract<AuthOptions, { type: 'oauth10' }>): Authenticator {
+export function createOAuth10Auth(setup: AuthSetup, { keys }: OAuth10Options): Authenticator {
   return {
     authenticate: async (request) => {
       const nonce = nonceOf(setup.nonce, 40, request.url.host + request.url.path);
@@ -91,6 +153,7 @@ export function createOAuth10Auth(setup: AuthSetup, { keys }: Extract<AuthOption
 registerAuthMethod({
   type: 'oauth10',
   description: 'OAuth 1.0a (HMAC-SHA1, Authorization header) with the tokens of authorization.oauth_api.credentials.',
+  options: {},
   example: {
     authentication: { type: 'oauth10' },
     authorization: {
@@ -105,5 +168,6 @@ registerAuthMethod({
     sends:
       'An `Authorization: OAuth oauth_consumer_key="consumerKey", oauth_nonce=…, oauth_signature=…` header (HMAC-SHA1) on every request.',
   },
+  parse: (source) => parseOAuth10Options(source.oauthCredentials),
   create: createOAuth10Auth,
 });

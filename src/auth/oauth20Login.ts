@@ -3,14 +3,50 @@
  * (`consumer`: client_id, client_secret) and the decoded user data (`user`: `#data`), e.g. a
  * refresh-token exchange. The `apiRequest` part sees only `response` and `attr`, as in `login`.
  */
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
+import { UserError } from '../errors/UserError.ts';
 import { flattenContext } from '../functions/index.ts';
-import { PhpArray } from '../php/value.ts';
+import { decodeJson } from '../php/jsonDecode.ts';
+import { isMap, PhpArray, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
-import type { AuthOptions } from '../config/authOptions.ts';
+import { textOf } from './common.ts';
+import { DATA_PATH, oauthCredentials, oauthDataText } from './credentials.ts';
 import { LoginAuthenticator } from './login.ts';
-import { registerAuthMethod, type AuthSetup } from './registry.ts';
+import { loginOptionNodes, parseLoginOptions, type LoginOptions } from './loginOptions.ts';
+import { registerAuthMethod, type AuthSetup, type AuthSource } from './registry.ts';
 
-export function createOAuth20LoginAuth(setup: AuthSetup, options: Extract<AuthOptions, { type: 'oauth20.login' }>): Authenticator {
+/** The login options, the OAuth application and the decoded user data (`#data`). */
+export interface OAuth20LoginOptions {
+  type: 'oauth20.login';
+  login: LoginOptions;
+  clientId: string;
+  clientSecret: string;
+  user: Value;
+}
+
+/** The login checks first, then the stored authorization's (the reference's order). */
+function parseOAuth20LoginOptions(source: AuthSource): OAuth20LoginOptions {
+  const login = parseLoginOptions(source.authentication);
+  const credentials = oauthCredentials(
+    source.oauthCredentials,
+    'OAuth API credentials not supplied in config',
+    (key) => `Missing '${key}' for OAuth 2.0 authorization`,
+  );
+  let user: Value;
+  try {
+    user = decodeJson(oauthDataText(credentials.data), 'config');
+  } catch (e) {
+    if (!(e instanceof JsonDecodeError)) throw e;
+    throw new UserError('The OAuth data is not a valid JSON', { configPath: DATA_PATH });
+  }
+  if (!isMap(user) && !Array.isArray(user)) {
+    throw new ApplicationError('The OAuth data must be a JSON object.', { context: { path: DATA_PATH } });
+  }
+  return { type: 'oauth20.login', login, clientId: textOf(credentials.appKey), clientSecret: textOf(credentials.appSecret), user };
+}
+
+export function createOAuth20LoginAuth(setup: AuthSetup, options: OAuth20LoginOptions): Authenticator {
   const consumer = new PhpArray([
     ['client_id', options.clientId],
     ['client_secret', options.clientSecret],
@@ -24,7 +60,10 @@ export function createOAuth20LoginAuth(setup: AuthSetup, options: Extract<AuthOp
 
 registerAuthMethod({
   type: 'oauth20.login',
-  description: "'login' with the OAuth 2.0 application (consumer) and user data (user) available to the login request.",
+  description:
+    'Like login, with the OAuth client ({"consumer": "client_id"}) and stored tokens ({"user": "refresh_token"}) for the login request.',
+  options: loginOptionNodes,
+  required: ['loginRequest'],
   example: {
     authentication: {
       type: 'oauth20.login',
@@ -46,5 +85,6 @@ registerAuthMethod({
     sends:
       'A form POST to `oauth/token` with the refresh token of the OAuth authorization (`user`) and the application id and secret (`consumer`); then `Authorization: Bearer <access_token>` on every request.',
   },
+  parse: parseOAuth20LoginOptions,
   create: createOAuth20LoginAuth,
 });

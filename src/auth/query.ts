@@ -4,18 +4,55 @@
  * string with the Q-rebuild, replace variant (02 §1.3). Legacy `api.query` is used when
  * `authentication.query` is PHP-empty.
  */
+import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
 import { flattenContext } from '../functions/index.ts';
-import type { Value } from '../php/value.ts';
-import type { AuthOptions } from '../config/authOptions.ts';
+import { isEmpty, isMap, member, type PhpArray, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
 import { rebuildQuery } from '../php/guzzleQuery.ts';
-import { evaluatePlace, queryContext, requestContext } from './common.ts';
-import { registerAuthMethod, type AuthSetup } from './registry.ts';
+import { functionValue, MAP, type SchemaNode } from '../spec/schemaNode.ts';
+import { AUTH_PATH, evaluatePlace, queryContext, requestContext } from './common.ts';
+import { registerAuthMethod, type AuthSetup, type AuthSource } from './registry.ts';
 
-export function createQueryAuth(
-  setup: AuthSetup,
-  { query, configPath }: Extract<AuthOptions, { type: 'query' | 'url.query' }>,
-): Authenticator {
+/** The query place (a map or list) and where it was configured (`authentication.query` or legacy `api.query`). */
+export interface QueryOptions {
+  type: 'query' | 'url.query';
+  query: PhpArray | Value[];
+  configPath: string;
+}
+
+/** A query map evaluated on every request (`query`; `oauth20` writes its query the same way). */
+export const queryMap: SchemaNode = {
+  ...MAP,
+  description: `Query parameter name → value. ${functionValue} Evaluated for every request; {"query": name} and {"request": "path"} read the request.`,
+  additionalProperties: { description: functionValue },
+  examples: [{ apiKey: { attr: '#apiKey' } }],
+};
+
+function parseQueryOptions(source: AuthSource, type: QueryOptions['type']): QueryOptions {
+  if (type === 'url.query') source.logger.warning("Method 'url.query' auth is deprecated, use 'query'.");
+  let definition = member(source.authentication, 'query');
+  let configPath = `${AUTH_PATH}.query`;
+  // Legacy `api.query` is used only when `authentication.query` is PHP-empty (02 §4).
+  if (isEmpty(definition) && !isEmpty(source.legacyQuery)) {
+    // Sic: the reference's message lacks the closing quote.
+    source.logger.warning("Using 'api.query' is deprecated, use 'api.authentication.query");
+    definition = source.legacyQuery;
+    configPath = 'parameters.api.query';
+  }
+  if (isEmpty(definition)) {
+    throw new UserError("The query authentication method requires 'query' configuration in 'authentication' section.", { configPath });
+  }
+  if (!isMap(definition) && !Array.isArray(definition)) {
+    // The reference's constructor takes an array: anything else is a type error there.
+    throw new ApplicationError(`Argument 1 passed to Query::__construct() must be of the type array, ${typeof definition} given`, {
+      context: { path: configPath },
+    });
+  }
+  return { type, query: definition as PhpArray | Value[], configPath };
+}
+
+export function createQueryAuth(setup: AuthSetup, { query, configPath }: QueryOptions): Authenticator {
   const attr = flattenContext(setup.attributes);
   const place: Value = query;
   return {
@@ -33,21 +70,26 @@ export function createQueryAuth(
 registerAuthMethod({
   type: 'query',
   description: 'Query parameters from authentication.query (functions with attr/query/request contexts) merged into every request URL.',
+  options: { query: queryMap },
+  required: ['query'],
   example: {
     authentication: { type: 'query', query: { apikey: { attr: '#apiKey' } } },
     config: { '#apiKey': 'k-123456' },
     sends: '`?apikey=k-123456` added to the query of every request (the value is hidden in logs).',
   },
+  parse: (source) => parseQueryOptions(source, 'query'),
   create: createQueryAuth,
 });
 
 registerAuthMethod({
   type: 'url.query',
   description: "Deprecated alias of 'query'.",
+  options: { query: queryMap },
   example: {
     authentication: { type: 'url.query', query: { apikey: { attr: '#apiKey' } } },
     config: { '#apiKey': 'k-123456' },
     sends: 'The same as \'query\', with a deprecation WARNING: write `"type": "query"` instead.',
   },
+  parse: (source) => parseQueryOptions(source, 'url.query'),
   create: createQueryAuth,
 });

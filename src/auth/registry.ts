@@ -1,18 +1,39 @@
 /**
  * Authentication methods by name (`api.authentication.type`). Each method lives in its own
- * file and registers itself with a spec that documents it; an unknown name is a user error
- * that lists the known ones.
+ * file and registers one spec: its options (the schema variant of `api.authentication` and the
+ * rows of docs/authentication.md), the parser of those options and the authenticator built from
+ * what the parser returned. An unknown name is a user error that lists the known ones.
  */
 import { UserError } from '../errors/UserError.ts';
 import type { Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Authenticator } from '../http/client.ts';
 import type { HeaderList } from '../http/headers.ts';
-import type { AuthOptions, AuthType } from '../config/authOptions.ts';
+import type { OptionsSpec } from '../spec/componentSpec.ts';
 
+/** What a method's parser reads: the configuration's pieces that concern authentication. */
+export interface AuthSource {
+  /** `api.authentication` (may be absent). */
+  authentication: Value | undefined;
+  /** Legacy `api.query`. */
+  legacyQuery: Value | undefined;
+  /** Configuration attributes (`parameters.config` after the iteration merge, without jobs). */
+  attributes: Value;
+  /** `authorization.oauth_api.credentials` from the root of config.json. */
+  oauthCredentials: Value | undefined;
+  /** Receives the set-up lines (`Using 'x' authentication.`, deprecations). */
+  logger: Logger;
+  /**
+   * Where request headers are configured (config path → header names), so the set-up line can say
+   * that credentials come from headers when no authentication type is set.
+   */
+  headerSources?: ReadonlyMap<string, readonly string[]>;
+  /** The config path of the base URL when it carries userinfo (`https://user:pass@host/`), for the same line. */
+  userinfoIn?: string;
+}
+
+/** What every method's authenticator gets besides its own options. */
 export interface AuthSetup {
-  /** `api.authentication`, parsed and checked by `src/config/authOptions.ts`. */
-  options: AuthOptions;
   /** Configuration attributes (`parameters.config` after the iteration merge, without jobs): the `attr` context. */
   attributes: Value;
   baseUrl: string;
@@ -31,9 +52,9 @@ export interface AuthSetup {
   clientHeaders?: () => HeaderList;
 }
 
-export interface AuthMethodSpec<T extends AuthType = AuthType> {
-  type: T;
-  description: string;
+/** One authentication type; `Options` is what its `parse` returns and its `create` receives. */
+export interface AuthMethodSpec<Options = unknown> extends OptionsSpec {
+  type: string;
   /**
    * A working `api.authentication` (with the `parameters.config` attributes and the root
    * `authorization` it reads, if any) and what it sends, rendered in docs/authentication.md.
@@ -44,14 +65,21 @@ export interface AuthMethodSpec<T extends AuthType = AuthType> {
     authorization?: Record<string, unknown>;
     sends: string;
   };
-  /** The authenticator of options parsed for this type. */
-  create(setup: AuthSetup, options: Extract<AuthOptions, { type: T }>): Authenticator;
+  /**
+   * Reads and checks this type's options with the reference's checks in its order (the error
+   * its constructor throws), so the authenticator reads no configuration key itself.
+   */
+  parse(source: AuthSource): Options;
+  /** The authenticator of options parsed by `parse`. */
+  create(setup: AuthSetup, options: Options): Authenticator;
 }
 
+// Stored type-erased (`create` is a method, so any spec is an `AuthMethodSpec<unknown>`): a spec's
+// `create` only ever receives what the same spec's `parse` returned (`src/auth/index.ts`).
 const methods = new Map<string, AuthMethodSpec>();
 
-export function registerAuthMethod<T extends AuthType>(spec: AuthMethodSpec<T>): void {
-  methods.set(spec.type, spec as unknown as AuthMethodSpec);
+export function registerAuthMethod<Options>(spec: AuthMethodSpec<Options>): void {
+  methods.set(spec.type, spec);
 }
 
 export function authMethodTypes(): string[] {

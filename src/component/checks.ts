@@ -11,13 +11,13 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { authenticationOf, awsCredentialsOf } from '../config/authOptions.ts';
+import { authenticationOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
 import { allowedHostsOf, checkConfigurationJobUrls } from '../config/allowedHosts.ts';
 import { attributesOf, buildConfigurations, configurationsForHints, type Configuration } from '../config/configurations.ts';
 import type { JobNode } from '../jobs/jobNode.ts';
 import { certainIncrementalCrash, type Finding, preflight } from '../config/preflight.ts';
-import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
+import { awsCredentialsOf, createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import type { Authenticator, Signer } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';

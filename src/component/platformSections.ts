@@ -1,7 +1,7 @@
 /** Up-front checks of `parameters.sshProxy` and `parameters.aws` (spec 01 §2.4 group S). */
 import { UserError } from '../errors/UserError.ts';
 import { member, type Value } from '../php/value.ts';
-import { awsCredentialsOf } from '../config/authOptions.ts';
+import { awsCredentialsOf } from '../auth/index.ts';
 
 export function checkPlatformSections(parameters: Value | undefined): void {
   const ssh = member(parameters, 'sshProxy');

@@ -5,10 +5,10 @@
 import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import { authenticationOf, awsCredentialsOf, headerSourcesOf } from '../config/authOptions.ts';
+import { authenticationOf, headerSourcesOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders } from '../config/api.ts';
 import { attributesOf, type Configuration } from '../config/configurations.ts';
-import { createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
+import { awsCredentialsOf, createAuthenticator, createAwsSigner, randomHexNonce } from '../auth/index.ts';
 import { flattenContext } from '../functions/index.ts';
 import { HttpClient } from '../http/client.ts';
 import { Transport } from '../http/transport.ts';

@@ -4,9 +4,7 @@
  * logger whose lines are collected.
  */
 import { startServer as startRecordingServer, type Received, type TestServer } from '../helpers/httpServer.ts';
-import { createAuthenticator } from '../../src/auth/index.ts';
-import type { AuthSetup } from '../../src/auth/registry.ts';
-import { parseAuthentication } from '../../src/config/authOptions.ts';
+import { createAuthenticator, parseAuthentication, type AuthenticationSetup } from '../../src/auth/index.ts';
 import { HttpClient, type ClientResponse, type Signer } from '../../src/http/client.ts';
 import { HeaderList, headerValues } from '../../src/http/headers.ts';
 import { buildRequest } from '../../src/http/request.ts';
@@ -80,7 +78,7 @@ export function harness(options: HarnessOptions): Harness {
   ]);
   logger.secrets.collectFrom(options.secretsFrom !== undefined ? cfg(options.secretsFrom) : config);
   let n = 0;
-  const setup: AuthSetup = {
+  const setup: AuthenticationSetup = {
     options: parseAuthentication({
       authentication: options.authentication === undefined ? undefined : cfg(options.authentication),
       legacyQuery: options.legacyQuery === undefined ? undefined : cfg(options.legacyQuery),

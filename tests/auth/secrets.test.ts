@@ -4,8 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { createAwsSigner } from '../../src/auth/awsSignature.ts';
-import { awsCredentialsFrom } from '../../src/config/authOptions.ts';
+import { awsCredentialsFrom, createAwsSigner } from '../../src/auth/awsSignature.ts';
 import { rawurlencode, urlencode } from '../../src/php/urlEncoding.ts';
 import { cfg, harness, startServer, type HarnessOptions } from './helpers.ts';
 
