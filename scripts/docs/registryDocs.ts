@@ -1,18 +1,18 @@
 /**
  * docs/pagination.md, docs/authentication.md and docs/functions.md from the registries: each
  * pagination method, authentication type and user function registers a spec with its description
- * and an example (src/pagination/*.ts, src/auth/*.ts, src/functions/*.ts); the option tables come
- * from the configuration schema's variant of the same name. Function examples are evaluated here,
+ * and an example (src/pagination/*.ts, src/auth/*.ts, src/functions/*.ts). A pagination method's
+ * option table comes from its spec's schema nodes, an authentication type's from the configuration
+ * schema's variant of the same name. Function examples are evaluated here,
  * so the result shown is what the extractor computes.
  */
-import { paginationMethods, getPaginationMethod } from '../../src/pagination/registry.ts';
 import { authMethodTypes, getAuthMethod } from '../../src/auth/registry.ts';
 import { evaluate, flattenContext, listFunctions } from '../../src/functions/index.ts';
 import { decodeJson } from '../../src/php/jsonDecode.ts';
 import { pjson } from '../../src/php/jsonEncode.ts';
-import '../../src/pagination/index.ts';
+import { paginationMethodSpecs, STOP_CONDITION_OPTIONS } from '../../src/pagination/index.ts';
 import '../../src/auth/index.ts';
-import { code, jsonBlock, type Node, table, userText } from './markdown.ts';
+import { jsonBlock, type Node, userText } from './markdown.ts';
 import { optionRows, optionTable, useDefinitions } from './schemaDocs.ts';
 
 /** The `oneOf` variants of the schema node discriminated by `member` (pagination `method`, auth `type`). */
@@ -48,45 +48,21 @@ function header(title: string, intro: string[]): string[] {
 
 export function renderPaginationPage(schema: Node): string {
   useDefinitions(schema);
-  const byMethod = variants(schema, 'method');
   const out = header('Pagination methods', [
     'Set in `parameters.api.pagination`; `method` picks one of the methods below. Without',
     'pagination every job sends one request. The method applies to every job, child jobs',
     'included; with `multiple`, each job picks a method by name. Back to the',
     '[configuration reference](configuration.md).',
   ]);
-  const ownOptions = new Set<string>(['method']);
-  for (const method of paginationMethods()) {
-    const spec = getPaginationMethod(method, method, 'parameters.api.pagination');
-    for (const name of Object.keys(spec.options)) ownOptions.add(name);
-  }
-  for (const method of paginationMethods()) {
-    const spec = getPaginationMethod(method, method, 'parameters.api.pagination');
-    out.push(`## \`${method}\``, '', userText(spec.description), '');
-    const variant = byMethod.get(method);
-    const names = Object.keys(spec.options);
-    if (variant) {
-      const rows = optionRows(variant, 'parameters.api.pagination').filter((r) => names.includes(r.path.split('.')[3]!));
-      out.push(...optionTable(rows), '');
-    } else if (names.length > 0) {
-      out.push(
-        ...table(
-          ['option', 'meaning'],
-          names.map((n) => [code(`parameters.api.pagination.${n}`), userText(spec.options[n]!)]),
-        ),
-        '',
-      );
-    }
+  const path = 'parameters.api.pagination';
+  for (const spec of paginationMethodSpecs()) {
+    out.push(`## \`${spec.method}\``, '', userText(spec.description), '');
+    const rows = optionRows({ properties: spec.options }, path);
+    if (rows.length > 0) out.push(...optionTable(rows), '');
     out.push('Example:', '', ...jsonBlock({ pagination: spec.example.pagination }), '', `Sends: ${spec.example.sends}`, '');
   }
-  const first = [...byMethod.values()][0];
-  if (first) {
-    const rows = optionRows(first, 'parameters.api.pagination').filter((r) => !ownOptions.has(r.path.split('.')[3]!));
-    if (rows.length > 0) {
-      out.push('## Stop conditions (any method)', '', 'Any method may also carry these; the first one met ends the job.', '');
-      out.push(...optionTable(rows), '');
-    }
-  }
+  out.push('## Stop conditions (any method)', '', 'Any method may also carry these; the first one met ends the job.', '');
+  out.push(...optionTable(optionRows({ properties: STOP_CONDITION_OPTIONS }, path)), '');
   out.push(
     '## Warnings while paging',
     '',

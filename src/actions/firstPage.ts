@@ -1,13 +1,20 @@
 /**
  * First-page pagination parameters (spec 05 §4.2 step 5). The helper never fetches a second
  * page: of the extractor's pagination methods (src/pagination/) only `offset` and `pagenum`
- * contribute, and only their first-page parameters, with the helper's defaults (`pagenum` adds
- * nothing unless `firstPageParams` is true; `offset` adds even without a `limit`).
+ * contribute, and only their first-page parameters. The defaults the helper shares with the
+ * extractor come from the methods' specs; where its rule differs, the code names spec 05.
  */
+import { OFFSET_OPTIONS } from '../pagination/offset.ts';
+import { PAGENUM_OPTIONS } from '../pagination/pagenum.ts';
 import type { Value } from '../php/value.ts';
 import { userError } from './envelope.ts';
 import { objectAt } from './dialect.ts';
 import { pythonStr, pythonTruthy } from './pythonValues.ts';
+
+/** Spec 05 §4.2: `pagenum` adds its first-page parameters only when asked (the extractor's default is true). */
+const HELPER_PAGENUM_FIRST_PAGE_PARAMS = false;
+/** Spec 05 §4.2: `offset` starts at the scroller's `offset` value, else this; the extractor has no such option. */
+const HELPER_OFFSET_START = 0;
 
 function option(scroller: Map<string, Value>, key: string, fallback: Value): Value {
   const v = scroller.get(key);
@@ -32,12 +39,18 @@ export function addFirstPageParameters(query: Map<string, Value>, api: Map<strin
   if (!scroller) return;
   const page = new Map<string, Value>();
   const method = scroller.get('method');
-  if (method === 'offset' && pythonTruthy(option(scroller, 'firstPageParams', true))) {
-    page.set(pythonStr(option(scroller, 'offsetParam', 'offset')), option(scroller, 'offset', 0));
-    page.set(pythonStr(option(scroller, 'limitParam', 'limit')), option(scroller, 'limit', null));
-  } else if (method === 'pagenum' && pythonTruthy(option(scroller, 'firstPageParams', false))) {
-    page.set(pythonStr(option(scroller, 'pageParam', 'page')), option(scroller, 'firstPage', 1));
-    if (pythonTruthy(scroller.get('limit'))) page.set(pythonStr(option(scroller, 'limitParam', 'limit')), scroller.get('limit')!);
+  if (method === 'offset' && pythonTruthy(option(scroller, 'firstPageParams', OFFSET_OPTIONS.firstPageParams.default))) {
+    page.set(
+      pythonStr(option(scroller, 'offsetParam', OFFSET_OPTIONS.offsetParam.default)),
+      option(scroller, 'offset', HELPER_OFFSET_START),
+    );
+    // Spec 05 §4.2: sent even without a limit (a null parameter, left out of the URL), which the extractor requires.
+    page.set(pythonStr(option(scroller, 'limitParam', OFFSET_OPTIONS.limitParam.default)), option(scroller, 'limit', null));
+  } else if (method === 'pagenum' && pythonTruthy(option(scroller, 'firstPageParams', HELPER_PAGENUM_FIRST_PAGE_PARAMS))) {
+    const firstPage = option(scroller, 'firstPage', PAGENUM_OPTIONS.firstPage.default);
+    page.set(pythonStr(option(scroller, 'pageParam', PAGENUM_OPTIONS.pageParam.default)), firstPage);
+    const limit = scroller.get('limit');
+    if (pythonTruthy(limit)) page.set(pythonStr(option(scroller, 'limitParam', PAGENUM_OPTIONS.limitParam.default)), limit!);
   }
   const onlyMissing = pythonTruthy(scroller.get('offsetFromJob'));
   for (const [k, v] of page) if (!onlyMissing || !query.has(k)) query.set(k, v);

@@ -1,6 +1,6 @@
 /** The schema of a job (`parameters.config.jobs[]`, and `children[]` at any depth). */
 import { functionValue, headerMap, MAP, misplaced, phpEmpty, type SchemaNode } from '../spec/schemaNode.ts';
-import { prefetch } from './schemaPagination.ts';
+import { prefetchOption } from '../pagination/index.ts';
 
 const dataPath: SchemaNode = {
   type: ['string', 'object'],
@@ -138,8 +138,8 @@ export const job = {
     id: { type: 'string', description: 'Job identity; jobs with the same identity collapse into one.', examples: ['users'] },
     headers: headerMap('Request headers of this job; they override client headers of the same name.', { 'X-Page-Size': '100' }),
     prefetch: {
-      ...prefetch,
-      description: `Pages fetched ahead for this job (offset and pagenum pagination); wins over api.pagination.prefetch. ${prefetch.description}`,
+      ...prefetchOption,
+      description: `Pages fetched ahead for this job (offset and pagenum pagination); wins over api.pagination.prefetch. ${prefetchOption.description}`,
     },
     pagination: misplaced('parameters.api.pagination (per job: a "scroller" name with the "multiple" method)'),
     mappings: misplaced('parameters.config.mappings'),

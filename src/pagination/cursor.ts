@@ -8,9 +8,23 @@ import { lookup } from '../php/pathLookup.ts';
 import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, isInt, phpType, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { SchemaNode } from '../spec/schemaNode.ts';
+import { flagOption } from './optionNodes.ts';
 import { intValueBig, isNumericValue, normalizeInt, OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
 import { jobRequest, replaceParams, type JobInstance, type Scroller } from './scroller.ts';
+
+/** The options' schema nodes; the parser below takes its defaults from them. */
+const CURSOR_OPTIONS = {
+  idKey: {
+    type: 'string',
+    description: 'Required. Path (delimiter `.`) of the id inside each record; ids must be numeric.',
+    examples: ['id'],
+  },
+  param: { type: 'string', description: 'Required. Name of the parameter carrying the cursor.', examples: ['since_id'] },
+  reverse: flagOption('Use the lowest id instead of the highest (truthiness).', false),
+  increment: { type: 'integer', default: 0, description: 'Integer added to the cursor (may be negative).', examples: [1] },
+} as const satisfies Record<string, SchemaNode>;
 
 export interface CursorOptions {
   idKey: string;
@@ -39,8 +53,8 @@ export function cursorOptions(options: OptionReader): CursorOptions {
   return {
     idKey,
     param,
-    reverse: options.flag('reverse', false),
-    increment: isInt(increment) ? BigInt(increment) : 0n,
+    reverse: options.flag('reverse', CURSOR_OPTIONS.reverse.default),
+    increment: BigInt(isInt(increment) ? increment : CURSOR_OPTIONS.increment.default),
     idKeyPath: options.at('idKey'),
   };
 }
@@ -97,12 +111,8 @@ export class CursorScroller implements Scroller {
 registerPaginationMethod({
   method: 'cursor',
   description: 'Sends the highest (or lowest) record id seen so far, plus an increment, as a job parameter; stops on an empty page.',
-  options: {
-    idKey: 'Required. Path (delimiter `.`) of the id inside each record; ids must be numeric.',
-    param: 'Required. Name of the parameter carrying the cursor.',
-    reverse: 'Use the lowest id instead of the highest (truthiness). Default false.',
-    increment: 'Integer added to the cursor (may be negative). Default 0.',
-  },
+  options: CURSOR_OPTIONS,
+  required: ['idKey', 'param'],
   example: {
     pagination: { method: 'cursor', idKey: 'id', param: 'since_id' },
     sends: '`users`, then `users?since_id=<highest id of the page>` until a page is empty.',

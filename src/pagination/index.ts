@@ -19,7 +19,9 @@ import type { Scroller } from './scroller.ts';
 import { wrapStopConditions } from './stopConditions.ts';
 
 export type { JobInstance, Scroller } from './scroller.ts';
-export { paginationMethods } from './registry.ts';
+export { paginationMethods, paginationMethodSpecs } from './registry.ts';
+export { prefetchOption } from './optionNodes.ts';
+export { STOP_CONDITION_OPTIONS } from './stopConditions.ts';
 
 export function createScroller(
   pagination: Value | undefined,

@@ -88,9 +88,20 @@ registerPaginationMethod({
   method: 'multiple',
   description: 'Several named scrollers; a job uses the one named by its `scroller` member, else the `default` one, else no pagination.',
   options: {
-    scrollers: 'Required. Object: scroller name → a complete pagination configuration (method, options, stop conditions).',
-    default: 'Name of the scroller for jobs without a `scroller` member. An entry merely named `default` is not used automatically.',
+    scrollers: {
+      type: 'object',
+      description: 'Required. Scroller name → a complete pagination configuration (method, options, stop conditions).',
+      // The definition config/schema.ts assembles from every registered method.
+      additionalProperties: { $ref: '#/definitions/pagination' },
+      examples: [{ cursor: { method: 'cursor', idKey: 'id', param: 'since' } }],
+    },
+    default: {
+      type: 'string',
+      description: 'Name of the scroller for jobs without a `scroller` member. An entry merely named `default` is not used automatically.',
+      examples: ['cursor'],
+    },
   },
+  required: ['scrollers'],
   example: {
     pagination: {
       method: 'multiple',

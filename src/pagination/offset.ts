@@ -6,9 +6,26 @@ import { UserError } from '../errors/UserError.ts';
 import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, member, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { SchemaNode } from '../spec/schemaNode.ts';
+import { flagOption, prefetchOption } from './optionNodes.ts';
 import { intValue, isNumericValue, OptionReader, shownOption } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
 import { jobRequest, replaceParams, requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
+
+/** The options' schema nodes; the parser below takes its defaults from them (sync actions too). */
+export const OFFSET_OPTIONS = {
+  limit: {
+    type: ['integer', 'string'],
+    description:
+      'Required. Page size; must be numeric, its integer part is used. A non-empty job parameter named like `limitParam` overrides it.',
+    examples: [100],
+  },
+  limitParam: { type: 'string', default: 'limit', description: 'Name of the page-size parameter.', examples: ['per_page'] },
+  offsetParam: { type: 'string', default: 'offset', description: 'Name of the offset parameter.', examples: ['skip'] },
+  firstPageParams: flagOption('Send limit/offset on the first page too (truthiness).', true),
+  offsetFromJob: flagOption("Start from the job's own `offsetParam` value when it is not empty (truthiness).", false),
+  prefetch: prefetchOption,
+} as const satisfies Record<string, SchemaNode>;
 
 export interface OffsetOptions {
   limit: number;
@@ -31,10 +48,10 @@ export function offsetOptions(options: OptionReader): OffsetOptions {
   }
   return {
     limit: intValue(limit),
-    limitParam: options.castString('limitParam', 'limit'),
-    offsetParam: options.castString('offsetParam', 'offset'),
-    firstPageParams: options.flag('firstPageParams', true),
-    offsetFromJob: options.flag('offsetFromJob', false),
+    limitParam: options.castString('limitParam', OFFSET_OPTIONS.limitParam.default),
+    offsetParam: options.castString('offsetParam', OFFSET_OPTIONS.offsetParam.default),
+    firstPageParams: options.flag('firstPageParams', OFFSET_OPTIONS.firstPageParams.default),
+    offsetFromJob: options.flag('offsetFromJob', OFFSET_OPTIONS.offsetFromJob.default),
   };
 }
 
@@ -99,16 +116,8 @@ export class OffsetScroller implements Scroller {
 registerPaginationMethod({
   method: 'offset',
   description: 'Sends a page size and an offset; the offset grows by the page size until a page has fewer records than the page size.',
-  options: {
-    limit:
-      'Required. Page size; must be numeric, its integer part is used. A non-empty job parameter named like `limitParam` overrides it.',
-    limitParam: 'Name of the page-size parameter. Default `limit`.',
-    offsetParam: 'Name of the offset parameter. Default `offset`.',
-    firstPageParams: 'Send limit/offset on the first page too (truthiness). Default true.',
-    offsetFromJob: "Start from the job's own `offsetParam` value when it is not empty (truthiness). Default false.",
-    prefetch:
-      "Opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, never more on the wire than api.http.concurrency). Pages past the last one are dropped unparsed; up to N requests past the last page are sent. A job's own `prefetch` wins.",
-  },
+  options: OFFSET_OPTIONS,
+  required: ['limit'],
   example: {
     pagination: { method: 'offset', limit: 100 },
     sends: '`users?limit=100&offset=0`, `users?limit=100&offset=100`, … until a page has fewer than 100 records.',

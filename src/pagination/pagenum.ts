@@ -4,9 +4,25 @@
  */
 import { isEmpty, member, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { SchemaNode } from '../spec/schemaNode.ts';
+import { flagOption, prefetchOption } from './optionNodes.ts';
 import { intValue, OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
 import { jobRequest, replaceParams, requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
+
+/** The options' schema nodes; the parser below takes its defaults from them (sync actions too). */
+export const PAGENUM_OPTIONS = {
+  pageParam: { type: 'string', default: 'page', description: 'Name of the page-number parameter.', examples: ['p'] },
+  limit: {
+    type: ['integer', 'string'],
+    description: 'Page size (integer value); none by default. A non-empty job parameter named like `limitParam` overrides it.',
+    examples: [100],
+  },
+  limitParam: { type: 'string', default: 'limit', description: 'Name of the page-size parameter.', examples: ['per_page'] },
+  firstPage: { type: 'integer', default: 1, description: 'Number of the first page (integer value, 0 allowed).', examples: [0] },
+  firstPageParams: flagOption('Send the page parameters on the first page too (truthiness).', true),
+  prefetch: prefetchOption,
+} as const satisfies Record<string, SchemaNode>;
 
 export interface PagenumOptions {
   pageParam: string;
@@ -20,11 +36,12 @@ export function pagenumOptions(options: OptionReader): PagenumOptions {
   const limit = options.get('limit');
   const firstPage = options.get('firstPage');
   return {
-    pageParam: options.castString('pageParam', 'page'),
+    pageParam: options.castString('pageParam', PAGENUM_OPTIONS.pageParam.default),
     limit: isEmpty(limit) ? null : intValue(limit),
-    limitParam: options.castString('limitParam', 'limit'),
-    firstPage: firstPage === undefined || firstPage === null ? 1 : intValue(firstPage),
-    firstPageParams: options.flag('firstPageParams', true),
+    limitParam: options.castString('limitParam', PAGENUM_OPTIONS.limitParam.default),
+    // Only absent or null falls back (0 is a first page), so not castString's empty() rule.
+    firstPage: firstPage === undefined || firstPage === null ? PAGENUM_OPTIONS.firstPage.default : intValue(firstPage),
+    firstPageParams: options.flag('firstPageParams', PAGENUM_OPTIONS.firstPageParams.default),
   };
 }
 
@@ -88,15 +105,7 @@ export class PagenumScroller implements Scroller {
 registerPaginationMethod({
   method: 'pagenum',
   description: 'Sends a page number (and a page size when one is known); stops on an empty page, or on a page shorter than the page size.',
-  options: {
-    pageParam: 'Name of the page-number parameter. Default `page`.',
-    limit: 'Page size (integer value); none by default. A non-empty job parameter named like `limitParam` overrides it.',
-    limitParam: 'Name of the page-size parameter. Default `limit`.',
-    firstPage: 'Number of the first page (integer value, 0 allowed). Default 1.',
-    firstPageParams: 'Send the page parameters on the first page too (truthiness). Default true.',
-    prefetch:
-      "Opt-in: request up to N next pages at once while the current one is processed (0 = off, the default; at most 64, never more on the wire than api.http.concurrency). Pages past the last one are dropped unparsed; up to N requests past the last page are sent. A job's own `prefetch` wins.",
-  },
+  options: PAGENUM_OPTIONS,
   example: {
     pagination: { method: 'pagenum', pageParam: 'page', limit: 50, limitParam: 'per_page' },
     sends: '`users?page=1&per_page=50`, `users?page=2&per_page=50`, … until a page has fewer than 50 records.',

@@ -1,10 +1,13 @@
 /**
  * Pagination methods by name (`api.pagination.method`). Each method lives in its own file and
- * registers itself with a spec that documents its options.
+ * registers itself with its spec: the schema nodes of its options (src/config/ assembles them into
+ * the configuration schema, scripts/docs renders them, the parser reads its defaults from them),
+ * an example and the factory of its scroller.
  */
 import { UserError } from '../errors/UserError.ts';
 import type { PhpArray, Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { OptionsSpec } from '../spec/componentSpec.ts';
 import type { Scroller } from './scroller.ts';
 
 export interface ScrollerSetup {
@@ -18,11 +21,8 @@ export interface ScrollerSetup {
   nowMs: () => number;
 }
 
-export interface PaginationMethodSpec {
+export interface PaginationMethodSpec extends OptionsSpec {
   method: string;
-  description: string;
-  /** Option name → documentation (also the list of accepted options). */
-  options: Record<string, string>;
   /** A working `api.pagination` and what it sends, rendered in docs/pagination.md. */
   example: { pagination: Record<string, unknown>; sends: string };
   create(setup: ScrollerSetup): Scroller;
@@ -36,6 +36,11 @@ export function registerPaginationMethod(spec: PaginationMethodSpec): void {
 
 export function paginationMethods(): string[] {
   return [...methods.keys()];
+}
+
+/** The registered specs in registration order (the order of pagination/index.ts's imports). */
+export function paginationMethodSpecs(): PaginationMethodSpec[] {
+  return [...methods.values()];
 }
 
 export function getPaginationMethod(name: string, shown: string, path: string): PaginationMethodSpec {

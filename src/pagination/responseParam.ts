@@ -7,9 +7,27 @@ import { replaceRecursive } from '../http/request.ts';
 import { lookup } from '../php/pathLookup.ts';
 import { isEmpty, PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { SchemaNode } from '../spec/schemaNode.ts';
+import { flagOption } from './optionNodes.ts';
 import { OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
 import { jobRequest, paramsMap, type JobInstance, type Scroller } from './scroller.ts';
+
+/** The options' schema nodes; the parser below takes its defaults from them. */
+const RESPONSE_PARAM_OPTIONS = {
+  responseParam: {
+    type: 'string',
+    description: 'Required. Path (delimiter `.`) of the value in the response.',
+    examples: ['meta.next_token'],
+  },
+  queryParam: { type: 'string', description: 'Required. Name of the parameter that carries the value.', examples: ['token'] },
+  includeParams: flagOption('Send the job parameters with every next page.', false),
+  scrollRequest: {
+    type: 'object',
+    description: 'Job-like object (`endpoint`, `method`, `params`) merged into the next-page requests.',
+    examples: [{ endpoint: 'scroll', method: 'POST' }],
+  },
+} as const satisfies Record<string, SchemaNode>;
 
 export interface ResponseParamOptions {
   responseParam: string;
@@ -35,7 +53,12 @@ export function responseParamOptions(options: OptionReader): ResponseParamOption
     }
     request = scrollRequest;
   }
-  return { responseParam, queryParam, includeParams: options.flag('includeParams', false), scrollRequest: request };
+  return {
+    responseParam,
+    queryParam,
+    includeParams: options.flag('includeParams', RESPONSE_PARAM_OPTIONS.includeParams.default),
+    scrollRequest: request,
+  };
 }
 
 export class ResponseParamScroller implements Scroller {
@@ -79,12 +102,8 @@ export class ResponseParamScroller implements Scroller {
 registerPaginationMethod({
   method: 'response.param',
   description: 'Sends a value found in each response as a parameter of the next request, until that value is empty.',
-  options: {
-    responseParam: 'Required. Path (delimiter `.`) of the value in the response.',
-    queryParam: 'Required. Name of the parameter that carries the value.',
-    includeParams: 'Send the job parameters with every next page. Default false.',
-    scrollRequest: 'Job-like object (`endpoint`, `method`, `params`) merged into the next-page requests.',
-  },
+  options: RESPONSE_PARAM_OPTIONS,
+  required: ['responseParam', 'queryParam'],
   example: {
     pagination: { method: 'response.param', responseParam: 'meta.next_token', queryParam: 'token' },
     sends: '`users`, then `users?token=<meta.next_token of the previous response>` until that value is empty.',

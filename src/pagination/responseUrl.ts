@@ -9,9 +9,26 @@ import { lookup } from '../php/pathLookup.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, phpType, type PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { SchemaNode } from '../spec/schemaNode.ts';
+import { flagOption } from './optionNodes.ts';
 import { OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
 import { replaceParams, requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
+
+/** The options of a next-page link, shared with `zendesk.response.url`. */
+export const LINK_OPTIONS = {
+  urlKey: { type: 'string', default: 'next_page', description: 'Path of the next-page link in the response.', examples: ['links.next'] },
+  includeParams: flagOption("Send the job parameters with every next page (they override the link's own query parameters).", false),
+  paramIsQuery: flagOption("The link is a query string: its parameters are sent to the job's endpoint.", false),
+} as const satisfies Record<string, SchemaNode>;
+
+/** The options' schema nodes; the parser below takes its defaults from them. */
+const RESPONSE_URL_OPTIONS = {
+  urlKey: LINK_OPTIONS.urlKey,
+  delimiter: { type: 'string', default: '.', description: 'Path delimiter of `urlKey`.', examples: ['/'] },
+  includeParams: LINK_OPTIONS.includeParams,
+  paramIsQuery: LINK_OPTIONS.paramIsQuery,
+} as const satisfies Record<string, SchemaNode>;
 
 export interface ResponseUrlOptions {
   urlKey: string;
@@ -21,7 +38,8 @@ export interface ResponseUrlOptions {
 }
 
 export function responseUrlOptions(options: OptionReader, withDelimiter: boolean): ResponseUrlOptions {
-  let delimiter = '.';
+  // `zendesk.response.url` has no delimiter option: its paths always use the default.
+  let delimiter: string = RESPONSE_URL_OPTIONS.delimiter.default;
   const d = options.get('delimiter');
   if (withDelimiter && d !== undefined && d !== null) {
     if (typeof d !== 'string' || d === '') {
@@ -32,10 +50,10 @@ export function responseUrlOptions(options: OptionReader, withDelimiter: boolean
     delimiter = d;
   }
   return {
-    urlKey: options.strictString('urlKey', 'next_page')!,
+    urlKey: options.strictString('urlKey', LINK_OPTIONS.urlKey.default)!,
     delimiter,
-    includeParams: options.flag('includeParams', false),
-    paramIsQuery: options.flag('paramIsQuery', false),
+    includeParams: options.flag('includeParams', LINK_OPTIONS.includeParams.default),
+    paramIsQuery: options.flag('paramIsQuery', LINK_OPTIONS.paramIsQuery.default),
   };
 }
 
@@ -86,12 +104,7 @@ export class ResponseUrlScroller implements Scroller {
 registerPaginationMethod({
   method: 'response.url',
   description: 'Follows a next-page link found in each response until it is empty or missing.',
-  options: {
-    urlKey: 'Path of the link in the response. Default `next_page`.',
-    delimiter: 'Path delimiter for `urlKey`. Default `.`.',
-    includeParams: "Send the job parameters with every next page (they override the link's own query parameters). Default false.",
-    paramIsQuery: "The link is a query string: its parameters are sent to the job's endpoint. Default false.",
-  },
+  options: RESPONSE_URL_OPTIONS,
   example: {
     pagination: { method: 'response.url', urlKey: 'links.next' },
     sends:

@@ -11,11 +11,26 @@ import { lookup } from '../php/pathLookup.ts';
 import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, isInt, JsonObject, type PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { SchemaNode } from '../spec/schemaNode.ts';
 import { intValue, numericValue, OptionReader } from './options.ts';
 import type { JobInstance, Scroller } from './scroller.ts';
 
 // ---------------------------------------------------------------------------------------------
 // nextPageFlag
+
+const nextPageFlagNode = {
+  type: 'object',
+  description: 'Stop on a flag in the response: stop when the member `field` equals `stopOn` (missing → `ifNotSet`).',
+  properties: {
+    field: { type: 'string', description: 'Name of the flag member in the response (no path).', examples: ['hasMore'] },
+    stopOn: { type: 'boolean', description: 'Stop when the flag (truthiness) equals this.', examples: [false] },
+    // Not a schema default: the fallback is the value of another option.
+    ifNotSet: { type: 'boolean', description: 'Flag value when the member is missing or null. Default: stopOn.', examples: [true] },
+  },
+  required: ['field', 'stopOn'],
+  additionalProperties: false,
+  examples: [{ field: 'hasMore', stopOn: false }],
+} as const satisfies SchemaNode;
 
 export interface NextPageFlagOptions {
   field: string;
@@ -83,6 +98,18 @@ export class NextPageFlag implements Scroller {
 
 // ---------------------------------------------------------------------------------------------
 // forceStop
+
+const forceStopNode = {
+  type: 'object',
+  description: 'Stop after a number of pages, a time or a volume per job instance.',
+  properties: {
+    pages: { type: 'integer', description: 'At most this many pages (requests).', examples: [10] },
+    time: { type: ['integer', 'string'], description: 'Seconds, or a relative time such as "1 hour".', examples: [3600, '30 minutes'] },
+    volume: { type: 'integer', description: 'Stop once the re-encoded responses exceed this many bytes.', examples: [1000000] },
+  },
+  additionalProperties: false,
+  examples: [{ pages: 2 }],
+} as const satisfies SchemaNode;
 
 export interface ForceStopOptions {
   /** Maximum pages per job instance (null: inactive). */
@@ -188,6 +215,17 @@ export class ForceStop implements Scroller {
 // ---------------------------------------------------------------------------------------------
 // limitStop
 
+const limitStopNode = {
+  type: 'object',
+  description: 'Stop once the records fetched reach a count: a fixed `count`, or the number at `field` in the response.',
+  properties: {
+    field: { type: 'string', description: 'Path of the total in the response.', examples: ['meta.total'] },
+    count: { type: 'integer', description: 'Fixed total.', examples: [1000] },
+  },
+  additionalProperties: false,
+  examples: [{ field: 'meta.total' }],
+} as const satisfies SchemaNode;
+
 export interface LimitStopOptions {
   field: string | null;
   count: number;
@@ -257,6 +295,17 @@ export class LimitStop implements Scroller {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * The options any method (and each scroller of `multiple`) may carry besides its own: the stop
+ * conditions, and the legacy `pages` (checked by config/api.ts, read by nothing).
+ */
+export const STOP_CONDITION_OPTIONS = {
+  nextPageFlag: nextPageFlagNode,
+  forceStop: forceStopNode,
+  limitStop: limitStopNode,
+  pages: { type: ['integer', 'string'], description: 'Legacy; must be an integer; no other effect.', examples: [1] },
+} as const satisfies Record<string, SchemaNode>;
 
 /**
  * Wraps a method's scroller with the stop conditions configured next to it, so that they are

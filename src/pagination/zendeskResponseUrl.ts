@@ -11,7 +11,7 @@ import { isEmpty, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
-import { followLink, responseUrlOptions, type ResponseUrlOptions } from './responseUrl.ts';
+import { followLink, LINK_OPTIONS, responseUrlOptions, type ResponseUrlOptions } from './responseUrl.ts';
 import { requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
 
 const NEXT_PAGE_FILTER_MS = 6 * 60 * 1000;
@@ -70,11 +70,7 @@ registerPaginationMethod({
   method: 'zendesk.response.url',
   description:
     'Like response.url (delimiter always "."), but stops at a link whose start_time is less than 6 minutes ago (Zendesk incremental exports).',
-  options: {
-    urlKey: 'Path of the link in the response. Default `next_page`.',
-    includeParams: 'Send the job parameters with every next page. Default false.',
-    paramIsQuery: "The link is a query string: its parameters are sent to the job's endpoint. Default false.",
-  },
+  options: LINK_OPTIONS,
   example: {
     pagination: { method: 'zendesk.response.url', urlKey: 'next_page' },
     sends:

@@ -1,7 +1,8 @@
 /**
  * The one configuration schema (src/config/schema.ts): the editor schema rejects what the
- * run-time validator rejects (and the documented mistakes on top), and the pagination and
- * authentication variants are exactly what the registries know.
+ * run-time validator rejects (and the documented mistakes on top), the pagination variants are
+ * assembled from the registered method specs, and the authentication variants are exactly what
+ * the registry knows.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,10 +12,9 @@ import { configSchema } from '../../src/config/schema.ts';
 import { validateApiSection, validateConfigSection } from '../../src/config/validate.ts';
 import { decodeJson } from '../../src/php/jsonDecode.ts';
 import { member } from '../../src/php/value.ts';
-import { paginationMethods, getPaginationMethod } from '../../src/pagination/registry.ts';
+import { paginationMethods, paginationMethodSpecs, STOP_CONDITION_OPTIONS } from '../../src/pagination/index.ts';
 import { authMethodTypes } from '../../src/auth/registry.ts';
 import { EDITOR_SCHEMA, renderEditorSchema } from '../../scripts/component-json.ts';
-import '../../src/pagination/index.ts';
 import '../../src/auth/index.ts';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -103,15 +103,26 @@ describe('the configuration schema', () => {
     }
   });
 
-  it('has one pagination variant per registered method, with exactly its options', () => {
-    const variants = configSchema.definitions.pagination.oneOf;
-    const common = ['method', 'nextPageFlag', 'forceStop', 'limitStop', 'pages'];
-    const byMethod = new Map(variants.map((v) => [(v.properties as { method: { const?: string } }).method.const, v]));
-    assert.deepEqual([...byMethod.keys()].filter((m) => m !== undefined).sort(), paginationMethods().sort());
-    for (const method of paginationMethods()) {
-      const keys = Object.keys(byMethod.get(method)!.properties as object).filter((k) => !common.includes(k));
-      assert.deepEqual(keys.sort(), Object.keys(getPaginationMethod(method, method, 'p').options).sort(), method);
-    }
+  it('assembles the pagination variants from the registered specs, in registration order', () => {
+    const [noMethod, ...variants] = configSchema.definitions.pagination.oneOf;
+    assert.deepEqual((noMethod!.properties as Record<string, unknown>)['method'], { enum: [null, ''] });
+    assert.deepEqual(
+      variants.map((v) => (v.properties as { method: { const: string } }).method.const),
+      paginationMethods(),
+    );
+    const specs = paginationMethodSpecs();
+    variants.forEach((variant, i) => {
+      const spec = specs[i]!;
+      const properties = variant.properties as Record<string, unknown>;
+      assert.deepEqual(
+        Object.keys(properties),
+        ['method', ...Object.keys(spec.options), ...Object.keys(STOP_CONDITION_OPTIONS)],
+        spec.method,
+      );
+      for (const [name, node] of Object.entries(spec.options)) assert.equal(properties[name], node, `${spec.method}.${name}`);
+      for (const name of spec.required ?? []) assert.ok(name in spec.options, `${spec.method}: required '${name}' is not an option`);
+      assert.deepEqual(variant.required, ['method', ...(spec.required ?? [])], spec.method);
+    });
   });
 
   it('has one authentication variant per registered type', () => {
