@@ -1,10 +1,10 @@
 /**
  * docs/pagination.md, docs/authentication.md and docs/functions.md from the registries: each
  * pagination method, authentication type and user function registers a spec with its description
- * and an example (src/pagination/*.ts, src/auth/*.ts, src/functions/*.ts). A pagination method's
- * option table comes from its spec's schema nodes, an authentication type's from the configuration
- * schema's variant of the same name. Function examples are evaluated here,
- * so the result shown is what the extractor computes.
+ * and an example (src/pagination/*.ts, src/auth/*.ts, src/functions/*.ts). The option table of a
+ * pagination method or an authentication type comes from its spec's schema nodes, the same nodes
+ * the configuration schema's variant is assembled from. Function examples are evaluated here, so
+ * the result shown is what the extractor computes.
  */
 import { authMethodTypes, getAuthMethod } from '../../src/auth/registry.ts';
 import { evaluate, flattenContext, listFunctions } from '../../src/functions/index.ts';
@@ -14,26 +14,6 @@ import { paginationMethodSpecs, STOP_CONDITION_OPTIONS } from '../../src/paginat
 import '../../src/auth/index.ts';
 import { jsonBlock, type Node, userText } from './markdown.ts';
 import { optionRows, optionTable, useDefinitions } from './schemaDocs.ts';
-
-/** The `oneOf` variants of the schema node discriminated by `member` (pagination `method`, auth `type`). */
-function variants(schema: Node, member: string): Map<string, Node> {
-  const found = new Map<string, Node>();
-  const seen = new Set<unknown>();
-  const walk = (node: unknown): void => {
-    if (node === null || typeof node !== 'object' || seen.has(node)) return;
-    seen.add(node);
-    const n = node as Node;
-    if (n['x-discriminator'] === member && n.oneOf) {
-      for (const v of n.oneOf) {
-        const value = v.properties?.[member]?.const;
-        if (typeof value === 'string') found.set(value, v);
-      }
-    }
-    for (const child of Object.values(n)) walk(child);
-  };
-  walk(schema);
-  return found;
-}
 
 function header(title: string, intro: string[]): string[] {
   return [
@@ -80,7 +60,6 @@ export function renderPaginationPage(schema: Node): string {
 
 export function renderAuthenticationPage(schema: Node): string {
   useDefinitions(schema);
-  const byType = variants(schema, 'type');
   const out = header('Authentication types', [
     'Set in `parameters.api.authentication`; `type` picks one of the types below. Credentials',
     'usually live in `parameters.config` under keys starting with `#` (encrypted by the platform,',
@@ -93,11 +72,8 @@ export function renderAuthenticationPage(schema: Node): string {
   for (const type of authMethodTypes()) {
     const spec = getAuthMethod(type);
     out.push(`## \`${type}\``, '', userText(spec.description), '');
-    const variant = byType.get(type);
-    if (variant) {
-      const rows = optionRows(variant, 'parameters.api.authentication').filter((r) => r.path !== 'parameters.api.authentication.type');
-      if (rows.length > 0) out.push(...optionTable(rows), '');
-    }
+    const rows = optionRows({ properties: spec.options }, 'parameters.api.authentication');
+    if (rows.length > 0) out.push(...optionTable(rows), '');
     const example: Record<string, unknown> = {};
     if (spec.example.authorization) example['authorization'] = spec.example.authorization;
     example['parameters'] = {

@@ -52,8 +52,13 @@ export interface AuthSetup {
   clientHeaders?: () => HeaderList;
 }
 
+/** What a method's `parse` returns: its own options, tagged with its type. */
+export interface ParsedAuthOptions {
+  readonly type: string;
+}
+
 /** One authentication type; `Options` is what its `parse` returns and its `create` receives. */
-export interface AuthMethodSpec<Options = unknown> extends OptionsSpec {
+export interface AuthMethodSpec<Options extends ParsedAuthOptions = ParsedAuthOptions> extends OptionsSpec {
   type: string;
   /**
    * A working `api.authentication` (with the `parameters.config` attributes and the root
@@ -74,11 +79,11 @@ export interface AuthMethodSpec<Options = unknown> extends OptionsSpec {
   create(setup: AuthSetup, options: Options): Authenticator;
 }
 
-// Stored type-erased (`create` is a method, so any spec is an `AuthMethodSpec<unknown>`): a spec's
+// Stored type-erased (`create` is a method, so any spec is an `AuthMethodSpec<ParsedAuthOptions>`): a spec's
 // `create` only ever receives what the same spec's `parse` returned (`src/auth/index.ts`).
 const methods = new Map<string, AuthMethodSpec>();
 
-export function registerAuthMethod<Options>(spec: AuthMethodSpec<Options>): void {
+export function registerAuthMethod<Options extends ParsedAuthOptions>(spec: AuthMethodSpec<Options>): void {
   methods.set(spec.type, spec);
 }
 

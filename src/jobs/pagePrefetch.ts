@@ -18,6 +18,7 @@ import { shouldRetry } from '../http/retry.ts';
 import { sameValue } from '../php/equality.ts';
 import { member, type PhpArray, PhpFloat, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import { prefetchOption } from '../pagination/index.ts';
 import { MAX_CONCURRENCY } from './concurrency.ts';
 import { DeferredLogger } from './deferredLogger.ts';
 
@@ -27,7 +28,7 @@ export function prefetchCount(own: Value | undefined, pagination: Value | undefi
     own !== undefined && own !== null
       ? [own, `${jobPath}.prefetch`]
       : [member(pagination, 'prefetch'), 'parameters.api.pagination.prefetch'];
-  if (value === undefined || value === null) return 0;
+  if (value === undefined || value === null) return prefetchOption.default;
   const n = typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : value instanceof PhpFloat ? value.value : NaN;
   if (!Number.isInteger(n) || n < 0) {
     throw new UserError("The 'prefetch' option must be a whole number of pages, 0 or more.", { configPath: path });

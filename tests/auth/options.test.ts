@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseAuthentication, type AuthOptions } from '../../src/auth/index.ts';
+import type { LoginAuthOptions } from '../../src/auth/login.ts';
+import type { QueryOptions } from '../../src/auth/query.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { decodeJson } from '../../src/php/jsonDecode.ts';
 import type { Value } from '../../src/php/value.ts';
@@ -31,7 +33,7 @@ describe('authentication options', () => {
   const login = (expires: string) => {
     const { options } = parse(`{"type": "login", "loginRequest": {"endpoint": "login"}, "expires": ${expires}}`);
     assert.equal(options.type, 'login');
-    return options.type === 'login' ? options.login : undefined;
+    return (options as LoginAuthOptions).login;
   };
 
   it('a PHP-empty type is no authentication', () => {
@@ -60,7 +62,7 @@ describe('authentication options', () => {
   it('query: legacy api.query when authentication.query is PHP-empty, with the deprecation line', () => {
     const { options, lines } = parse('{"type": "query", "query": []}', { legacyQuery: '{"k": "v"}' });
     assert.equal(options.type, 'query');
-    assert.equal(options.type === 'query' ? options.configPath : '', 'parameters.api.query');
+    assert.equal((options as QueryOptions).configPath, 'parameters.api.query');
     assert.ok(lines.some((l) => l.includes("Using 'api.query' is deprecated")));
   });
 
