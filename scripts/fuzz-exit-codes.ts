@@ -1,6 +1,6 @@
 /**
  * Throwaway fuzzer for exit codes (issue 22 class 4): random broken configurations and quirky
- * responses against a local server, run in-process through runComponent. Records every run that
+ * responses against a local server, run in-process through the extractor's run command. Records every run that
  * exits 2 or prints a stack trace, grouped by the first line of the error.
  *
  *   node scripts/fuzz-exit-codes.ts [count] [seed] [data]
@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runComponent } from '../src/component/run.ts';
+import * as extractor from '../src/extractor.ts';
 
 const count = Number(process.argv[2] ?? 300);
 /** `data`: valid configurations, quirky responses only. */
@@ -380,7 +380,7 @@ async function main(): Promise<void> {
     let code: number;
     try {
       code = await Promise.race([
-        runComponent({
+        extractor.run({
           env: { KBC_DATADIR: dir, EX_GENERIC_OUTPUT_WORKER: process.env['FUZZ_WORKER'] ?? 'off' },
           write: (l) => lines.push(l),
           sleep: async () => {},

@@ -1,12 +1,21 @@
 /**
- * The extractor behind the command (src/cli.ts): heap settings, then one run of the component,
- * or its offline checks (`validate`, `plan`). The build bundles this file and all it imports into
- * one module (scripts/bundle.ts). Importing it starts nothing: `cli.js --fill-compile-cache` loads
- * it without running it.
+ * The extractor behind the command (src/cli.ts): `validate`, `plan`, or `run` — which, as on the
+ * platform, is a sync action when config.json's `action` names one, else an extraction with the
+ * command's heap settings. The build bundles this file and all it imports into one module
+ * (scripts/bundle.ts). Importing it starts nothing: `cli.js --fill-compile-cache` loads it
+ * without running it.
  */
+import path from 'node:path';
+import { runSyncAction } from './actions/index.ts';
 import type { Command } from './commandLine.ts';
-import { dryRun } from './component/dryRun.ts';
+import { plan, validate } from './component/dryRun.ts';
+import { readConfigFile, resolveDataDir } from './component/files.ts';
+import { underLifecycle } from './component/lifecycle.ts';
 import { runComponent } from './component/run.ts';
+import type { RunOptions } from './component/runContext.ts';
+import { UserError } from './errors/UserError.ts';
+import { createLogger, type RunLogger } from './logging/logger.ts';
+import { member, phpType, type Value } from './php/value.ts';
 import { tuneHeap } from './runtime/heapTuning.ts';
 
 export interface MainOptions {
@@ -17,17 +26,69 @@ export interface MainOptions {
 }
 
 /**
- * One run with the command's heap settings (src/runtime/heapTuning.ts; EX_GENERIC_HEAP_TUNING=0:
- * V8's defaults); resolves to the exit code. The output worker gets the script and the heap
- * flags' handle through the run's options, down to where it is started.
+ * The command; resolves to the exit code. A run gets the command's heap settings
+ * (src/runtime/heapTuning.ts; EX_GENERIC_HEAP_TUNING=0: V8's defaults), and the output worker
+ * the script and the heap flags' handle through the run's options, down to where it is started.
  */
 export async function main(options: MainOptions): Promise<number> {
   const command = options.command ?? { kind: 'run', strict: undefined, limits: undefined };
-  if (command.kind !== 'run') return dryRun(command.kind === 'plan', command.strict !== undefined ? { strict: command.strict } : {});
+  const strict = command.strict !== undefined ? { strict: command.strict } : {};
+  if (command.kind !== 'run') return (command.kind === 'plan' ? plan : validate)(strict);
   const heap = process.env['EX_GENERIC_HEAP_TUNING'] !== '0' ? tuneHeap() : undefined;
-  return runComponent({
+  return run({
     outputWorker: { script: options.outputWorkerScript, ...(heap ? { heap } : {}) },
-    ...(command.strict !== undefined ? { strict: command.strict } : {}),
+    ...strict,
     ...(command.limits !== undefined ? { limits: command.limits } : {}),
   });
+}
+
+/**
+ * `run`: config.json's `action` decides. Any action other than "run" (even "") is a sync action
+ * (spec 05 §1.1): nothing else runs, out/ is untouched. Both under the run's lifecycle, so a
+ * missing or broken config.json is logged and exits alike.
+ */
+export function run(options: RunOptions = {}): Promise<number> {
+  const logger = createLogger(options.write ? { write: options.write } : {});
+  const dataDir = resolveDataDir(options.env ?? process.env);
+  return underLifecycle(logger, async (lifecycle) => {
+    const root = readConfigFile(dataDir);
+    logger.secrets.collectFrom(root);
+    const action = member(root, 'action');
+    if (action === undefined || action === null || action === 'run') return runComponent(lifecycle, { dataDir, root }, options);
+    return syncAction(action, path.join(dataDir, 'config.json'), logger, options);
+  });
+}
+
+/**
+ * A sync action, refused with the options of a run: the limits, and --strict (EX_GENERIC_STRICT
+ * is not read here: a setting of the environment meant for runs must not break the UI's actions,
+ * README "The command line").
+ */
+function syncAction(action: Value, configFile: string, logger: RunLogger, options: RunOptions): Promise<number> {
+  if (options.limits !== undefined) throw limitsOnSyncAction(action);
+  if (options.strict === true) throw strictOnSyncAction(action);
+  return runSyncAction({ action, configFile, logger, ...(options.nowMs ? { nowMs: options.nowMs } : {}) });
+}
+
+function actionName(action: Value): string {
+  return typeof action === 'string' ? JSON.stringify(action) : `of type ${phpType(action)}`;
+}
+
+/** A test read asked for a sync action: rather than ignore the limits silently, the command is refused. */
+function limitsOnSyncAction(action: Value): UserError {
+  return new UserError(
+    `--max-pages and --max-records apply to a run, not to the sync action ${actionName(action)} set by "action" in config.json: remove them, or set "action" to "run".`,
+    { configPath: 'action' },
+  );
+}
+
+/**
+ * Strict mode asked for a sync action: an action answers the UI with the helper's JSON (spec 05),
+ * which has no place for the configuration warnings, so they are not checked; refused, not ignored.
+ */
+function strictOnSyncAction(action: Value): UserError {
+  return new UserError(
+    `--strict applies to a run (and to validate and plan), not to the sync action ${actionName(action)} set by "action" in config.json: remove it, or set "action" to "run".`,
+    { configPath: 'action' },
+  );
 }

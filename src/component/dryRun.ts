@@ -23,7 +23,7 @@ import { createSshTunnel } from '../ssh/index.ts';
 import { sshProxyOf } from '../ssh/options.ts';
 import { configurationsOf, preflightChecks, prepareConfiguration, strictFromEnv, type PreparedConfiguration } from './checks.ts';
 import { readConfigFile, readInputState, resolveDataDir } from './files.ts';
-import { exitCodeFor } from './run.ts';
+import { exitCodeFor } from './lifecycle.ts';
 import { RunState } from './state.ts';
 
 export interface DryRunOptions {
@@ -193,8 +193,18 @@ async function planLines(
   return lines;
 }
 
-/** `validate` (plan false) or `plan` (plan true); resolves to the exit code. */
-export async function dryRun(plan: boolean, options: DryRunOptions = {}): Promise<number> {
+/** `validate`; resolves to the exit code. */
+export function validate(options: DryRunOptions = {}): Promise<number> {
+  return dryRun(false, options);
+}
+
+/** `plan`; resolves to the exit code. */
+export function plan(options: DryRunOptions = {}): Promise<number> {
+  return dryRun(true, options);
+}
+
+/** `validate` (plan false) or `plan` (plan true). */
+async function dryRun(plan: boolean, options: DryRunOptions): Promise<number> {
   const env = options.env ?? process.env;
   const nowMs = options.nowMs ?? Date.now;
   const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));

@@ -2,20 +2,26 @@
  * Appends CSV records (and text) to a file through one fixed-size byte buffer: large writes,
  * flat memory.
  *
- * Records are encoded cell by cell straight into the buffer (the quotes, commas and LF as
- * bytes; ASCII cells copied by char code, others through `Buffer#write`), so no line or chunk
- * strings are built per row. The buffer is written out when the next piece may not fit.
+ * Records are encoded cell by cell straight into the buffer by csvCell.ts, so no line or chunk
+ * strings are built per row. The buffer is written out when the next cell may not fit.
  */
 import fs from 'node:fs';
 import { PhpFloat, type Value } from '../php/value.ts';
-import { writeFixed, writeShortFloatString } from '../php/numbers.ts';
-import { csvCell } from './csv.ts';
+import {
+  csvCell,
+  FLAG_CELL_BYTES,
+  FLOAT_CELL_BYTES,
+  INT32_CELL_BYTES,
+  textCellBytes,
+  textCellString,
+  writeEmptyRecord,
+  writeFlagCell,
+  writeFloatCell,
+  writeInt32Cell,
+  writeTextCell,
+} from './csvCell.ts';
 
 const BUFFER_BYTES = 256 * 1024;
-
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const LF = 0x0a;
 
 export class BufferedFile {
   private readonly fd: number;
@@ -38,93 +44,38 @@ export class BufferedFile {
   }
 
   /**
-   * One CSV record of the reference's dialect (spec 04 §1.4) with its LF: every cell quoted,
-   * `"` doubled, cells separated by commas. Zero cells give an empty line. The bytes are those
-   * of `csvLine(cells.map(csvCell))` encoded as UTF-8: strings are the cells' texts; int32
-   * numbers, short decimal floats, null and booleans are written without a text of their own
-   * (it would be built only to be copied here), other values through `csvCell`.
+   * One CSV record of the reference's dialect (csvCell.ts) with its LF. The bytes are those of
+   * `csvCell` of each value, quoted: strings are the cells' texts; int32 numbers, short decimal
+   * floats, null and booleans are written without a text of their own (it would be built only to
+   * be copied here), other values through `csvCell`.
    */
   writeRow(cells: readonly Value[]): void {
     const n = cells.length;
     for (let i = 0; i < n; i++) {
       const v = cells[i];
       const last = i === n - 1;
-      if (typeof v === 'string') this.cell(v, last);
-      else if (typeof v === 'number' && (v | 0) === v) this.int32Cell(v | 0, last);
-      else if (v === null || v === undefined || typeof v === 'boolean') this.shortCell(v === true, last);
-      else if (!(v instanceof PhpFloat) || !this.floatCell(v.value, last)) this.cell(csvCell(v), last);
+      if (typeof v === 'string') this.textCell(v, last);
+      else if (typeof v === 'number' && (v | 0) === v) this.used = writeInt32Cell(this.room(INT32_CELL_BYTES)!, this.used, v | 0, last);
+      else if (v === null || v === undefined || typeof v === 'boolean')
+        this.used = writeFlagCell(this.room(FLAG_CELL_BYTES)!, this.used, v === true, last);
+      else if (!(v instanceof PhpFloat) || !this.floatCell(v.value, last)) this.textCell(csvCell(v), last);
     }
-    if (n === 0) {
-      const buf = this.room(1)!;
-      buf[this.used++] = LF;
-    }
+    if (n === 0) this.used = writeEmptyRecord(this.room(1)!, this.used);
   }
 
-  /** `"<digits>"` of an int32 (`-0` is `0`) and the separator. */
-  private int32Cell(v: number, last: boolean): void {
-    const buf = this.room(15)!;
-    let p = this.used;
-    buf[p++] = QUOTE;
-    if (v < 0) buf[p++] = 0x2d;
-    // -2^31 has no int32 negation; as a double it is exact.
-    p = writeFixed(v < 0 ? -v : v, 0, buf, p);
-    buf[p++] = QUOTE;
-    buf[p++] = last ? LF : COMMA;
-    this.used = p;
-  }
-
-  /** `"<text>"` of a float and the separator when `writeShortFloatString` applies; false otherwise. */
+  /** A float cell when `writeFloatCell` applies; false (nothing written) otherwise. */
   private floatCell(x: number, last: boolean): boolean {
-    const buf = this.room(27)!;
-    const end = writeShortFloatString(x, buf, this.used + 1);
+    const end = writeFloatCell(this.room(FLOAT_CELL_BYTES)!, this.used, x, last);
     if (end < 0) return false;
-    buf[this.used] = QUOTE;
-    buf[end] = QUOTE;
-    buf[end + 1] = last ? LF : COMMA;
-    this.used = end + 2;
+    this.used = end;
     return true;
   }
 
-  /** `"1"` (true) or `""` (null, false) and the separator. */
-  private shortCell(one: boolean, last: boolean): void {
-    const buf = this.room(4)!;
-    let p = this.used;
-    buf[p++] = QUOTE;
-    if (one) buf[p++] = 0x31;
-    buf[p++] = QUOTE;
-    buf[p++] = last ? LF : COMMA;
-    this.used = p;
-  }
-
-  /** `"cell"` followed by `,` or, for the last cell, LF. */
-  private cell(cell: string, last: boolean): void {
-    const n = cell.length;
-    // Worst case: 3 bytes per unit (a doubled quote takes 2), two quotes and the separator.
-    const buf = this.room(3 * n + 3);
-    if (buf === undefined) {
-      // Larger than the whole buffer (which `room` has just written out).
-      const text = '"' + (cell.includes('"') ? cell.replaceAll('"', '""') : cell) + (last ? '"\n' : '",');
-      writeAll(this.fd, Buffer.from(text, 'utf8'));
-      return;
-    }
-    let p = this.used;
-    buf[p++] = QUOTE;
-    let i = 0;
-    if (n < 64) {
-      // Short cells: copy while ASCII without a quote (no native call).
-      for (; i < n; i++) {
-        const c = cell.charCodeAt(i);
-        if (c >= 0x80 || c === QUOTE) break;
-        buf[p++] = c;
-      }
-    }
-    if (i < n) {
-      const rest = i === 0 ? cell : cell.slice(i);
-      p += buf.write(rest.includes('"') ? rest.replaceAll('"', '""') : rest, p, 'utf8');
-    }
-    buf[p++] = QUOTE;
-    buf[p++] = last ? LF : COMMA;
-    this.used = p;
+  private textCell(cell: string, last: boolean): void {
+    const buf = this.room(textCellBytes(cell));
+    // Larger than the whole buffer (which `room` has just written out): written on its own.
+    if (buf === undefined) writeAll(this.fd, Buffer.from(textCellString(cell, last), 'utf8'));
+    else this.used = writeTextCell(buf, this.used, cell, last);
   }
 
   /** Appends the bytes of another file. */

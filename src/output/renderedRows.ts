@@ -1,5 +1,5 @@
 /**
- * Reads back records written in the reference's dialect (csv.ts, bufferedFile.ts): every field
+ * Reads back records written in the reference's dialect (csvCell.ts, bufferedFile.ts): every field
  * quoted, `"` doubled, each record ended by LF, zero cells = an empty line. Quotes, commas and LF
  * are ASCII, so they are found in the bytes without decoding (no UTF-8 sequence contains them).
  */

@@ -1,9 +1,9 @@
 /**
- * Where the mapping stage hands finished rows. Rows are rendered cells (see csv.ts);
+ * Where the mapping stage hands finished rows. Rows are rendered cells (see csvCell.ts);
  * the sink streams them to a staging file, so no table is held in memory.
  */
 import type { Value } from '../php/value.ts';
-import { csvCell } from './csv.ts';
+import { csvCell } from './csvCell.ts';
 import { renderedRows } from './renderedRows.ts';
 
 export interface TableWriter {

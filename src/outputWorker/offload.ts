@@ -1,7 +1,7 @@
 /**
  * The output worker as the automatic parser's output offload: when a parser gets one
- * (EX_GENERIC_OUTPUT_WORKER) and how it is started. The composition root (src/component/run.ts)
- * hands the result to the parser (`createAutoParser`'s `outputOffload`), which knows only the
+ * (EX_GENERIC_OUTPUT_WORKER) and how it is started. The composition root builds it once per run
+ * (src/component/runContext.ts) and hands it to each parser (`createAutoParser`'s `outputOffload`), which knows only the
  * interface (src/mapping/auto/outputOffload.ts).
  */
 import os from 'node:os';

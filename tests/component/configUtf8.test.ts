@@ -10,13 +10,13 @@ import { test } from 'node:test';
 import { makeDataDir } from '../helpers/dataDir.ts';
 import { startServer, json } from '../helpers/httpServer.ts';
 import { assertFailed, cleanup } from '../reliability/helpers.ts';
-import { runComponent } from '../../src/component/run.ts';
+import * as extractor from '../../src/extractor.ts';
 
 async function runBytes(bytes: Buffer): Promise<{ code: number; lines: string[]; dir: string; sleeps: number[]; ms: number }> {
   const dir = makeDataDir('{}');
   fs.writeFileSync(path.join(dir, 'config.json'), bytes);
   const lines: string[] = [];
-  const code = await runComponent({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l), sleep: async () => {} });
+  const code = await extractor.run({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l), sleep: async () => {} });
   return { code, lines, dir, sleeps: [], ms: 0 };
 }
 

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 import { makeDataDir, outIsEmpty, readTables, runIn } from '../helpers/dataDir.ts';
-import { runComponent } from '../../src/component/run.ts';
+import * as extractor from '../../src/extractor.ts';
 
 const servers: TestServer[] = [];
 after(async () => {
@@ -52,7 +52,7 @@ function assertNoTrace(lines: string[]): void {
 async function runMode(config: string, mode: 'always' | 'off') {
   const dir = makeDataDir(config);
   const lines: string[] = [];
-  const code = await runComponent({
+  const code = await extractor.run({
     env: { KBC_DATADIR: dir, EX_GENERIC_OUTPUT_WORKER: mode },
     write: (l) => lines.push(l),
     sleep: async () => {},

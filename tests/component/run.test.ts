@@ -188,7 +188,7 @@ test('time.previousStart from the input state reaches functions and the new stat
 });
 
 test('--strict with a sync action: one ERROR line, exit 1, nothing sent; EX_GENERIC_STRICT does not apply to actions', async () => {
-  const { runComponent } = await import('../../src/component/run.ts');
+  const extractor = await import('../../src/extractor.ts');
   const s = await api((_req, res) => json(res, 200, [{ id: 1 }]));
   // A configuration warning (unknown key) that strict mode would stop a run for.
   const dir = makeDataDir({
@@ -196,7 +196,7 @@ test('--strict with a sync action: one ERROR line, exit 1, nothing sent; EX_GENE
     parameters: { __SELECTED_JOB: '0', api: { baseUrl: `${s.url}/` }, config: { jobs: [{ endpoint: 'users', dataFeild: 'x' }] } },
   });
   const lines: string[] = [];
-  const code = await runComponent({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l), strict: true });
+  const code = await extractor.run({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l), strict: true });
   assert.equal(code, 1, lines.join('\n'));
   assert.equal(lines.length, 1, lines.join('\n'));
   assert.match(
@@ -214,7 +214,7 @@ test('--strict with a sync action: one ERROR line, exit 1, nothing sent; EX_GENE
   }) as typeof process.stdout.write;
   let envCode: number;
   try {
-    envCode = await runComponent({ env: { KBC_DATADIR: dir, EX_GENERIC_STRICT: '1' }, write: (l) => envLines.push(l) });
+    envCode = await extractor.run({ env: { KBC_DATADIR: dir, EX_GENERIC_STRICT: '1' }, write: (l) => envLines.push(l) });
   } finally {
     process.stdout.write = stdoutWrite;
   }
@@ -232,7 +232,7 @@ test('a non-boolean incrementalOutput is an application error', async () => {
 });
 
 test('--max-pages / --max-records with a sync action in config.json: one ERROR line, exit 1, nothing sent', async () => {
-  const { runComponent } = await import('../../src/component/run.ts');
+  const extractor = await import('../../src/extractor.ts');
   const s = await api((_req, res) => json(res, 200, [{ id: 1 }]));
   const dir = makeDataDir({
     action: 'test_request',
@@ -240,7 +240,7 @@ test('--max-pages / --max-records with a sync action in config.json: one ERROR l
   });
   for (const limits of [{ maxPages: 1 }, { maxRecords: 5 }]) {
     const lines: string[] = [];
-    const code = await runComponent({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l), limits });
+    const code = await extractor.run({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l), limits });
     assert.equal(code, 1, lines.join('\n'));
     assert.equal(lines.length, 1, lines.join('\n'));
     assert.match(
@@ -251,6 +251,6 @@ test('--max-pages / --max-records with a sync action in config.json: one ERROR l
   assert.equal(s.requests.length, 0);
   // Without the limits the action answers as usual.
   const lines: string[] = [];
-  assert.equal(await runComponent({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l) }), 0, lines.join('\n'));
+  assert.equal(await extractor.run({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l) }), 0, lines.join('\n'));
   assert.equal(s.requests.length, 1);
 });

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { dryRun } from '../../src/component/dryRun.ts';
-import { runComponent } from '../../src/component/run.ts';
+import { validate } from '../../src/component/dryRun.ts';
+import * as extractor from '../../src/extractor.ts';
 import { editDistance, nearest } from '../../src/config/suggest.ts';
 import { makeDataDir, outIsEmpty, readTables, run, runIn } from '../helpers/dataDir.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
@@ -446,7 +446,7 @@ describe('errors made early', () => {
   it('a configuration the reference rejects: the schema findings that explain it come first (run and validate)', async () => {
     const doc = config({}, { jobs: [{ Endpoint: 'customers', dataField: 'data.customers' }] });
     const validateLines: string[] = [];
-    const validateCode = await dryRun(false, { env: { KBC_DATADIR: makeDataDir(doc) }, write: (l) => validateLines.push(l) });
+    const validateCode = await validate({ env: { KBC_DATADIR: makeDataDir(doc) }, write: (l) => validateLines.push(l) });
     for (const r of [await run(doc), { code: validateCode, lines: validateLines }]) {
       assert.equal(r.code, 1);
       const w = warnings(r.lines);
@@ -491,7 +491,7 @@ describe('errors made early', () => {
       const doc = c.ssh ? { ...c.doc, parameters: { ...(c.doc['parameters'] as object), sshProxy: {} } } : c.doc;
       const before = api.requests.length;
       const validateLines: string[] = [];
-      const validateCode = await dryRun(false, { env: { KBC_DATADIR: makeDataDir(doc) }, write: (l) => validateLines.push(l) });
+      const validateCode = await validate({ env: { KBC_DATADIR: makeDataDir(doc) }, write: (l) => validateLines.push(l) });
       for (const r of [await run(doc), { code: validateCode, lines: validateLines }]) {
         assert.equal(r.code, 1, r.lines.join('\n'));
         const w = warnings(r.lines);
@@ -526,7 +526,7 @@ describe('errors made early', () => {
     const before = api.requests.length;
     const dir = makeDataDir(config({}, { jobs: [{ endpoint: 'customers', dataFeild: 'data.customers' }] }));
     const lines: string[] = [];
-    const code = await runComponent({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l), strict: true });
+    const code = await extractor.run({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l), strict: true });
     assert.equal(code, 1);
     assert.match(
       lines.at(-1)!,

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runComponent } from '../../src/component/run.ts';
+import * as extractor from '../../src/extractor.ts';
 import { type Received, startServer } from './httpServer.ts';
 
 export const CASES = path.join(import.meta.dirname, '..', 'component', 'compat-cases');
@@ -104,7 +104,7 @@ export async function runCase(name: string, options: { previousStart?: number; o
     const config = fs.readFileSync(path.join(caseDir, 'config.json'), 'utf8').replace('127.0.0.1:PORT', `127.0.0.1:${server.port}`);
     fs.writeFileSync(path.join(dir, 'config.json'), config);
     const lines: string[] = [];
-    const code = await runComponent({
+    const code = await extractor.run({
       env: { KBC_DATADIR: dir, EX_GENERIC_OUTPUT_WORKER: options.outputWorker ?? 'off', EX_GENERIC_CONCURRENCY: '1' },
       write: (line) => lines.push(line),
       sleep: async () => {},

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runComponent } from '../../src/component/run.ts';
+import * as extractor from '../../src/extractor.ts';
 
 export interface RunResult {
   code: number;
@@ -35,7 +35,7 @@ export function readTables(dir: string): Record<string, string> {
 
 export async function runIn(dir: string, options: { nowMs?: () => number } = {}): Promise<RunResult> {
   const lines: string[] = [];
-  const code = await runComponent({
+  const code = await extractor.run({
     env: { KBC_DATADIR: dir },
     write: (line) => lines.push(line),
     sleep: async () => {},

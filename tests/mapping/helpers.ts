@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { decodeJson } from '../../src/php/jsonDecode.ts';
 import { type Value, isEmpty, isList, isMap, PhpArray, JsonObject } from '../../src/php/value.ts';
 import { phpString } from '../../src/php/stringConversion.ts';
-import { csvLine } from '../../src/output/csv.ts';
+import { csvLine } from '../helpers/csvOracle.ts';
 import type { TableSink, TableWriter } from '../../src/output/tableSink.ts';
 import { createAutoParser, type AutoParser } from '../../src/mapping/auto/index.ts';
 import { compatLevelOf } from '../../src/config/outputOptions.ts';

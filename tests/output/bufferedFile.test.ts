@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BufferedFile } from '../../src/output/bufferedFile.ts';
-import { csvCell, csvLine } from '../../src/output/csv.ts';
+import { csvCell } from '../../src/output/csvCell.ts';
+import { csvLine } from '../helpers/csvOracle.ts';
 import { JsonObject, PhpFloat, type Value } from '../../src/php/value.ts';
 
 test('writeRow writes the bytes of csvLine: quotes, non-ASCII, lone surrogates, empty rows, cells larger than the buffer', () => {

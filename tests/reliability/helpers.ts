@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
-import { runComponent } from '../../src/component/run.ts';
+import * as extractor from '../../src/extractor.ts';
 import { makeDataDir, outIsEmpty, readTables } from '../helpers/dataDir.ts';
 
 /** 2023-11-14T22:13:20Z: every run of the suite sees the same clock (state and retry delays). */
@@ -149,7 +149,7 @@ export async function runWith(config: unknown, options: { state?: unknown; nowMs
   const lines: string[] = [];
   const sleeps: number[] = [];
   const started = Date.now();
-  const code = await runComponent({
+  const code = await extractor.run({
     env: { KBC_DATADIR: dir },
     write: (line) => lines.push(line),
     sleep: async (ms) => {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { runComponent } from '../../src/component/run.ts';
+import * as extractor from '../../src/extractor.ts';
 import { makeDataDir, outIsEmpty } from '../helpers/dataDir.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 import { freePort, sshdUnavailable, startSshd, type Sshd } from './sshd.ts';
@@ -27,7 +27,7 @@ async function runWithTunnel(
   });
   const lines: string[] = [];
   const sleeps: number[] = [];
-  const code = await runComponent({
+  const code = await extractor.run({
     env: { KBC_DATADIR: dir },
     write: (line) => lines.push(line.replace(/^\[[^\]]+\] /, '').trimEnd()),
     sleep: async (ms) => {

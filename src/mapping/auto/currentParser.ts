@@ -4,7 +4,7 @@
 import { JsonObject, PhpArray, type Value, type ValueMap } from '../../php/value.ts';
 import { pjsonOrFalse } from '../../php/jsonEncode.ts';
 import { md5OfSerialized } from '../../php/serialize.ts';
-import { csvCell } from '../../output/csv.ts';
+import { csvCell } from '../../output/csvCell.ts';
 import { writeValueRow, type TableSink, type TableWriter } from '../../output/tableSink.ts';
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';

@@ -51,7 +51,7 @@ export interface AutoParserOptions {
   /** The parser of an earlier configuration of this run: its structure is carried over (04 §8). */
   inherit?: AutoParser;
   /**
-   * Runs the output phase early elsewhere (current mode only; src/component/run.ts hands in the
+   * Runs the output phase early elsewhere (current mode only; src/component/bucketOutputs.ts hands in the
    * output worker). None: the parser writes the tables itself, at the end.
    */
   outputOffload?: OutputOffloadStarter;

@@ -4,7 +4,7 @@
  * back rendered tables at the end.
  *
  * Only an interface: the implementation (a worker thread, src/outputWorker/) is chosen and
- * created by whoever creates the parser (src/component/run.ts) and handed in as an
+ * created by whoever creates the parser (src/component/bucketOutputs.ts) and handed in as an
  * `OutputOffloadStarter`; this folder does not import it. offloadFeed.ts is the parser's side.
  */
 import type { StructureSnapshot } from './structure.ts';

@@ -10,7 +10,7 @@ import { pjsonOrFalse } from '../../php/jsonEncode.ts';
 import { md5Hex, phpSerialize } from '../../php/serialize.ts';
 import { type Value, PhpArray, isEmpty, isList, isMap, isScalar } from '../../php/value.ts';
 import { varExport } from '../../php/varExport.ts';
-import { csvCell } from '../../output/csv.ts';
+import { csvCell } from '../../output/csvCell.ts';
 import type { TableWriter } from '../../output/tableSink.ts';
 import {
   type ColumnDefinition,

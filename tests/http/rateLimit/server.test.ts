@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { makeDataDir, readTables, runIn, type RunResult } from '../../helpers/dataDir.ts';
-import { runComponent } from '../../../src/component/run.ts';
+import * as extractor from '../../../src/extractor.ts';
 import { startServer, type Received } from '../../helpers/httpServer.ts';
 
 type Reply = { status: number; body: unknown; headers?: Record<string, string> };
@@ -23,7 +23,7 @@ interface Served extends RunResult {
 /** A run on the real clock: its waits really wait (runIn's sleep returns at once, which makes pacing free). */
 async function runOnRealClock(dir: string): Promise<RunResult> {
   const lines: string[] = [];
-  const code = await runComponent({ env: { KBC_DATADIR: dir }, write: (line) => lines.push(line) });
+  const code = await extractor.run({ env: { KBC_DATADIR: dir }, write: (line) => lines.push(line) });
   return { code, lines, dir, tables: () => readTables(dir), state: () => undefined };
 }
 
