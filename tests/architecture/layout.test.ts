@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { folderFunctionLengths, functionLengths } from '../../scripts/functionLengths.ts';
 import { cycles, folderDependencies, folderOf, readImportGraph, importSpecifiers } from '../../scripts/importGraph.ts';
 
 const SRC = path.join(import.meta.dirname, '..', '..', 'src');
@@ -75,6 +76,44 @@ describe('src/ layout', () => {
       .map((f) => [f, fs.readFileSync(path.join(SRC, f), 'utf8').split('\n').length - 1] as const)
       .filter(([, lines]) => lines > 500);
     assert.deepEqual(long, []);
+  });
+});
+
+describe('the composition root stays slim', () => {
+  it('no function in src/component over 80 lines', () => {
+    const long = folderFunctionLengths(path.join(SRC, 'component')).filter((f) => f.lines > 80);
+    assert.deepEqual(
+      long.map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`),
+      [],
+    );
+  });
+
+  it('the length reader measures declarations, methods and arrow functions to their closing brace', () => {
+    const source = [
+      'export async function run(',
+      '  a: number,',
+      '): Promise<void> {',
+      '  if (a) {',
+      '  }',
+      '}',
+      'class A {',
+      '  private method(x: string): void {',
+      '    x;',
+      '  }',
+      '}',
+      'const arrow = (x: number) => {',
+      '  return x;',
+      '};',
+      'declare function signature(): void;',
+    ].join('\n');
+    assert.deepEqual(
+      functionLengths(source).map((f) => [f.name, f.line, f.lines]),
+      [
+        ['run', 1, 6],
+        ['method', 8, 3],
+        ['arrow', 12, 3],
+      ],
+    );
   });
 });
 
