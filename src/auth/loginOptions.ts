@@ -5,6 +5,7 @@
  */
 import { UserError } from '../errors/UserError.ts';
 import { valueLong } from '../functions/convert.ts';
+import { isNumeric } from '../php/isNumeric.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, member, PhpFloat, truthy, type Value } from '../php/value.ts';
 import { functionValue, headerMap, MAP, type SchemaNode } from '../spec/schemaNode.ts';
@@ -110,12 +111,6 @@ function isFilterValidInt(v: Value | undefined): boolean {
   return n >= -(2n ** 63n) && n <= 2n ** 63n - 1n;
 }
 
-/** PHP 7.4 `is_numeric` (leading whitespace allowed, trailing not). */
-function isPhpNumeric(v: Value | undefined): boolean {
-  if (typeof v === 'number' || typeof v === 'bigint' || v instanceof PhpFloat) return true;
-  return typeof v === 'string' && /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(v);
-}
-
 /**
  * `expires` as the reference uses it after a login (02 §6.8). The check before (filter_var) and
  * the use after (is_numeric) differ: `"5 "` passes the check but is not numeric, so such a login
@@ -124,7 +119,7 @@ function isPhpNumeric(v: Value | undefined): boolean {
  */
 function expiryOf(expires: Value | undefined): LoginExpiry {
   if (expires === undefined || expires === null) return { kind: 'never' };
-  if (isPhpNumeric(expires)) return { kind: 'seconds', seconds: Number(valueLong(expires)) };
+  if (isNumeric(expires)) return { kind: 'seconds', seconds: Number(valueLong(expires)) };
   if (!isMap(expires) || isEmpty(member(expires, 'response'))) return { kind: 'never' };
   return { kind: 'response', path: phpString(member(expires, 'response')!), relative: truthy(member(expires, 'relative')) };
 }

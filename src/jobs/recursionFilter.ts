@@ -4,6 +4,7 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
+import { isNumericString } from '../php/isNumeric.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { JsonObject, PhpArray, type Value } from '../php/value.ts';
 import { lookup } from '../php/pathLookup.ts';
@@ -11,7 +12,6 @@ import { lookup } from '../php/pathLookup.ts';
 type Condition = (record: Value) => boolean;
 
 const OPERATORS = ['==', '!=', '>=', '<=', '~~', '!~'] as const;
-const NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 function likePattern(pattern: string): RegExp {
   const body = pattern
@@ -23,7 +23,7 @@ function likePattern(pattern: string): RegExp {
 
 /** Numeric comparison of two numeric strings, else byte-wise (UTF-8) comparison. */
 function compare(left: string, right: string): number {
-  if (NUMERIC.test(left) && NUMERIC.test(right)) {
+  if (isNumericString(left) && isNumericString(right)) {
     const a = Number(left);
     const b = Number(right);
     return a < b ? -1 : a > b ? 1 : 0;

@@ -4,13 +4,14 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
+import { isNumeric } from '../php/isNumeric.ts';
 import { lookup } from '../php/pathLookup.ts';
 import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, isInt, phpType, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
 import { flagOption } from './optionNodes.ts';
-import { intValueBig, isNumericValue, normalizeInt, OptionReader } from './options.ts';
+import { intValueBig, normalizeInt, OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
 import { jobRequest, replaceParams, type JobInstance, type Scroller } from './scroller.ts';
 
@@ -82,7 +83,7 @@ export class CursorScroller implements Scroller {
     }
     for (const record of records) {
       const value = lookup(this.options.idKey, record, '.');
-      if (!isNumericValue(value)) {
+      if (!isNumeric(value)) {
         throw new UserError(`Cursor value '${pjsonOrFalse(value, 'shortest') || ''}' is not numeric.`, {
           configPath: this.options.idKeyPath,
           context: { idKey: this.options.idKey },

@@ -3,12 +3,13 @@
  * advancing by the page size until a page has fewer records than the page size.
  */
 import { UserError } from '../errors/UserError.ts';
+import { isNumeric } from '../php/isNumeric.ts';
 import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, member, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
 import { flagOption, prefetchOption } from './optionNodes.ts';
-import { intValue, isNumericValue, OptionReader, shownOption } from './options.ts';
+import { intValue, OptionReader, shownOption } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
 import { jobRequest, replaceParams, requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
 
@@ -40,7 +41,7 @@ export function offsetOptions(options: OptionReader): OffsetOptions {
   if (isEmpty(limit)) {
     throw new UserError("Missing 'pagination.limit' attribute required for offset pagination", { configPath: options.at('limit') });
   }
-  if (!isNumericValue(limit)) {
+  if (!isNumeric(limit)) {
     throw new UserError(`Parameter 'pagination.limit' is not numeric. Value '${pjsonOrFalse(limit!, 'shortest') || ''}'.`, {
       configPath: options.at('limit'),
       context: { value: shownOption(limit) },

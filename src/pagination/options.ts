@@ -4,21 +4,11 @@
  * wrong type is an internal error (exit code 2).
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
+import { isNumericString } from '../php/isNumeric.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, JsonObject, member, PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
 
-/** PHP numeric string: leading whitespace, sign, digits with optional fraction and exponent; nothing after. */
-const NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const LEADING_NUMBER = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/;
-
-export function isNumericString(s: string): boolean {
-  return NUMERIC.test(s);
-}
-
-/** PHP `is_numeric`: integers, floats and numeric strings. */
-export function isNumericValue(v: Value | undefined): boolean {
-  return typeof v === 'number' || typeof v === 'bigint' || v instanceof PhpFloat || (typeof v === 'string' && NUMERIC.test(v));
-}
 
 /** Safe integers stay numbers, bigger ones become bigints (the value model of PHP ints). */
 export function normalizeInt(n: bigint): number | bigint {
@@ -59,7 +49,7 @@ export function numericValue(v: Value | undefined): number | null {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   if (v instanceof PhpFloat) return v.value;
-  if (typeof v === 'string' && NUMERIC.test(v)) return Number(v);
+  if (typeof v === 'string' && isNumericString(v)) return Number(v);
   return null;
 }
 
