@@ -3,7 +3,9 @@
  * authorization the platform writes, read by `oauth20.login`, `oauth20` and `oauth10`.
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
+import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { UserError } from '../errors/UserError.ts';
+import { decodeJson } from '../php/jsonDecode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, type Value } from '../php/value.ts';
 
@@ -36,4 +38,17 @@ export function oauthDataText(data: Value): string {
       context: { path: DATA_PATH },
     });
   return phpString(data);
+}
+
+/**
+ * `#data` decoded as JSON (`mode`: how the method's reference code decodes it); text that is not
+ * JSON ends in the method's own error, built by `invalid`.
+ */
+export function decodeOAuthData(data: Value, mode: 'config' | 'response', invalid: (e: JsonDecodeError) => Error): Value {
+  try {
+    return decodeJson(oauthDataText(data), mode);
+  } catch (e) {
+    if (!(e instanceof JsonDecodeError)) throw e;
+    throw invalid(e);
+  }
 }

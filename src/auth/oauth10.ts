@@ -5,17 +5,15 @@
  */
 import { createHmac } from 'node:crypto';
 import { ApplicationError } from '../errors/ApplicationError.ts';
-import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { phpBytes } from '../functions/convert.ts';
-import { decodeJson } from '../php/jsonDecode.ts';
 import { JsonObject, PhpArray, phpType, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
 import { parseQueryRebuild, type RebuildValue } from '../php/guzzleQuery.ts';
 import { rawurlencode } from '../php/urlEncoding.ts';
 import { nonceOf, seconds, setAuthHeader, textOf } from './common.ts';
-import { CREDENTIALS_PATH, DATA_PATH, oauthCredentials, oauthDataText } from './credentials.ts';
+import { CREDENTIALS_PATH, DATA_PATH, decodeOAuthData, oauthCredentials } from './credentials.ts';
 import { registerAuthMethod, type AuthSetup } from './registry.ts';
 
 export interface OAuth1Keys {
@@ -44,14 +42,12 @@ function parseOAuth10Options(source: Value | undefined): OAuth10Options {
     'OAuth API credentials not supplied in configuration.',
     (key) => `Missing '${key}' for OAuth 1.0 authorization.`,
   );
-  let data: Value;
-  try {
-    // Decoded as a response: the reference requires a JSON object here, not a PHP array.
-    data = decodeJson(oauthDataText(credentials.data), 'response');
-  } catch (e) {
-    if (!(e instanceof JsonDecodeError)) throw e;
-    throw new UserError('The OAuth #data is not a valid JSON.', { configPath: DATA_PATH });
-  }
+  // Decoded as a response: the reference requires a JSON object here, not a PHP array.
+  const data = decodeOAuthData(
+    credentials.data,
+    'response',
+    () => new UserError('The OAuth #data is not a valid JSON.', { configPath: DATA_PATH }),
+  );
   if (!(data instanceof JsonObject)) {
     throw new UserError(
       `Key 'oauth_api.credentials'.#data must be object, given '${data instanceof PhpArray ? 'array' : phpType(data)}'.`,

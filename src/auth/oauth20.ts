@@ -5,10 +5,8 @@
  */
 import { childPath } from '../errors/configPath.ts';
 import { ApplicationError } from '../errors/ApplicationError.ts';
-import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { flattenContext } from '../functions/index.ts';
-import { decodeJson } from '../php/jsonDecode.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, member, PhpArray, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
@@ -26,7 +24,7 @@ import {
   setAuthHeader,
   textOf,
 } from './common.ts';
-import { DATA_PATH, oauthCredentials, oauthDataText } from './credentials.ts';
+import { DATA_PATH, decodeOAuthData, oauthCredentials, oauthDataText } from './credentials.ts';
 import { queryMap } from './query.ts';
 import { registerAuthMethod, type AuthSetup, type AuthSource } from './registry.ts';
 
@@ -65,17 +63,15 @@ function parseOAuth20Options(source: AuthSource): OAuth20Options {
   if (!isEmpty(chosenFormat) && chosenFormat !== 'json' && chosenFormat !== 'text') {
     throw new UserError(`Unknown OAuth data format '${phpString(chosenFormat)}'.`, { configPath: `${AUTH_PATH}.format` });
   }
-  const text = oauthDataText(credentials.data);
   // Past the check, the format is json, text or PHP-empty: the default (text, kept as it is).
-  let data: Value = text;
-  if ((isEmpty(chosenFormat) ? format.default : chosenFormat) === 'json') {
-    try {
-      data = decodeJson(text, 'config');
-    } catch (e) {
-      if (!(e instanceof JsonDecodeError)) throw e;
-      throw new ApplicationError(`JSON decode error: ${e.apiReason}`, { context: { path: DATA_PATH } });
-    }
-  }
+  const data =
+    (isEmpty(chosenFormat) ? format.default : chosenFormat) === 'json'
+      ? decodeOAuthData(
+          credentials.data,
+          'config',
+          (e) => new ApplicationError(`JSON decode error: ${e.apiReason}`, { context: { path: DATA_PATH } }),
+        )
+      : oauthDataText(credentials.data);
   return {
     type: 'oauth20',
     clientId: textOf(credentials.appKey),

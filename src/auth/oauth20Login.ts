@@ -4,14 +4,12 @@
  * refresh-token exchange. The `apiRequest` part sees only `response` and `attr`, as in `login`.
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
-import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { flattenContext } from '../functions/index.ts';
-import { decodeJson } from '../php/jsonDecode.ts';
 import { isMap, PhpArray, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
 import { textOf } from './common.ts';
-import { DATA_PATH, oauthCredentials, oauthDataText } from './credentials.ts';
+import { DATA_PATH, decodeOAuthData, oauthCredentials } from './credentials.ts';
 import { LoginAuthenticator } from './login.ts';
 import { loginOptionNodes, parseLoginOptions, type LoginOptions } from './loginOptions.ts';
 import { registerAuthMethod, type AuthSetup, type AuthSource } from './registry.ts';
@@ -33,13 +31,11 @@ function parseOAuth20LoginOptions(source: AuthSource): OAuth20LoginOptions {
     'OAuth API credentials not supplied in config',
     (key) => `Missing '${key}' for OAuth 2.0 authorization`,
   );
-  let user: Value;
-  try {
-    user = decodeJson(oauthDataText(credentials.data), 'config');
-  } catch (e) {
-    if (!(e instanceof JsonDecodeError)) throw e;
-    throw new UserError('The OAuth data is not a valid JSON', { configPath: DATA_PATH });
-  }
+  const user = decodeOAuthData(
+    credentials.data,
+    'config',
+    () => new UserError('The OAuth data is not a valid JSON', { configPath: DATA_PATH }),
+  );
   if (!isMap(user) && !Array.isArray(user)) {
     throw new ApplicationError('The OAuth data must be a JSON object.', { context: { path: DATA_PATH } });
   }
