@@ -100,6 +100,6 @@ test('every option in the generated tables has a type, a meaning and an example'
   assert.deepEqual(
     missing,
     [],
-    'add a description or examples to the key in src/config/schema*.ts or in its pagination method (src/pagination/*.ts)',
+    'add a description or examples to the key in src/config/schema*.ts, or in the spec of its pagination method (src/pagination/*.ts) or authentication type (src/auth/*.ts)',
   );
 });
