@@ -183,7 +183,7 @@ export async function startFakeStack(): Promise<FakeStack> {
 
   const storage = await listen(
     withBody('storage', (req, res) => {
-      if (req.method === 'GET' && req.url === '/v2/storage') {
+      if (req.method === 'GET' && req.url === '/v2/storage?exclude=components') {
         return send(res, 200, {
           host: 'connection.fake.test',
           api: 'storage',
