@@ -46,12 +46,12 @@ export async function encryptText(client: PlatformClient, value: string, scope: 
   return client.requestText('POST', url, { service: 'Encryption API', withToken: false, text: value, retry: false });
 }
 
-/** Paths (`a.#b`, `rows.2.#c`) of the plain strings under `#` keys of `value`. */
-export function plainSecretPaths(value: unknown, prefix = ''): string[] {
-  if (Array.isArray(value)) return value.flatMap((item, i) => plainSecretPaths(item, `${prefix}${i}.`));
+/** Paths (as lists of keys: `['a', '#b']`, `['list', '2', '#c']`) of the plain strings under `#` keys of `value`. */
+export function plainSecretPaths(value: unknown, prefix: string[] = []): string[][] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => plainSecretPaths(item, [...prefix, String(i)]));
   if (!isObject(value)) return [];
   return Object.entries(value).flatMap(([key, item]) => {
-    if (key.startsWith('#') && typeof item === 'string') return isEncrypted(item) ? [] : [`${prefix}${key}`];
-    return plainSecretPaths(item, `${prefix}${key}.`);
+    if (key.startsWith('#') && typeof item === 'string') return isEncrypted(item) ? [] : [[...prefix, key]];
+    return plainSecretPaths(item, [...prefix, key]);
   });
 }

@@ -238,7 +238,8 @@ describe('jobs', () => {
     await assert.rejects(
       platform.createJob({ component: 'c', config: 'missing' }),
       (e: PlatformApiError) =>
-        e.status === 404 && /^Job Queue API: HTTP 404 from POST http:\/\/127\.0\.0\.1:\d+\/jobs: Configuration missing not found$/.test(e.message),
+        e.status === 404 &&
+        /^Job Queue API: HTTP 404 from POST http:\/\/127\.0\.0\.1:\d+\/jobs: Configuration missing not found$/.test(e.message),
     );
     fake.queueFailure = 503;
     fake.seen.length = 0;
@@ -303,7 +304,8 @@ describe('the token stays on its own stack', () => {
     const stub: typeof fetch = async (input, init) => {
       const url = String(input);
       calls.push(`${init?.method ?? 'GET'} ${url} token=${new Headers(init?.headers).has('X-StorageApi-Token')}`);
-      if (url.endsWith('/v2/storage?exclude=components')) return Response.json({ services: [{ id: 'queue', url: 'http://queue.example.test' }] });
+      if (url.endsWith('/v2/storage?exclude=components'))
+        return Response.json({ services: [{ id: 'queue', url: 'http://queue.example.test' }] });
       return Response.json({ id: '1', status: 'created', isFinished: false, url: '' });
     };
     const platform = new PlatformClient({ storageUrl: 'https://connection.example.test', token: TOKEN, env: {}, fetch: stub });
