@@ -95,7 +95,7 @@ async function encryptSecrets(client: PlatformClient, local: LocalConfiguration,
     // Keys of the request are the paths, each made a `#` key so the service encrypts its value.
     const plain = Object.fromEntries(paths.map((keys, i) => [`#${i}`, walk(target.configuration, keys)]));
     const ciphers = await encryptObject(client, plain, scope);
-    paths.forEach((keys, i) => setPath(target.configuration, keys, ciphers[`#${i}`]));
+    for (const [i, keys] of paths.entries()) setPath(target.configuration, keys, ciphers[`#${i}`]);
     count += paths.length;
   }
   return count;

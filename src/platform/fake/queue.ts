@@ -192,9 +192,9 @@ export class FakeQueue {
 
   #advance(job: FakeJob): void {
     const status = String(job.record['status']);
-    if (status === 'terminating') return this.#stop(job);
-    if (status === 'created' || status === 'waiting') return this.#tryStart(job, status);
-    if (status === 'processing' && ++job.steps >= this.#settings.runSteps) this.#finish(job);
+    if (status === 'terminating') this.#stop(job);
+    else if (status === 'created' || status === 'waiting') this.#tryStart(job, status);
+    else if (status === 'processing' && ++job.steps >= this.#settings.runSteps) this.#finish(job);
   }
 
   #tryStart(job: FakeJob, status: string): void {
