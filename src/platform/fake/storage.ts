@@ -34,7 +34,7 @@ export interface StorageSettings {
   services: () => { id: string; url: string }[];
 }
 
-const CONFIG_PATH = /^\/v2\/storage\/branch\/([^/]+)\/components\/([^/]+)\/configs(?:\/([^/]+)(?:\/rows(?:\/([^/]+))?)?)?$/;
+const CONFIG_PATH = /^\/v2\/storage\/branch\/([^/]+)\/components\/([^/]+)\/configs(?:\/([^/]+)(\/rows(?:\/([^/]+))?)?)?$/;
 const WRITABLE = ['name', 'description', 'isDisabled', 'changeDescription', 'configuration', 'state'] as const;
 
 export class FakeStorage {
@@ -103,7 +103,7 @@ export class FakeStorage {
     return list.slice(0, Math.min(Number(query.get('limit') ?? 100), 10_000));
   }
 
-  #configRoute(req: FakeRequest, [branch, component, configId, rowId]: (string | undefined)[]): FakeResponse {
+  #configRoute(req: FakeRequest, [branch, component, configId, rowsPart, rowId]: (string | undefined)[]): FakeResponse {
     const key = FakeStorage.key(component!, configId ?? '', branch);
     if (configId === undefined) {
       if (req.method === 'GET')
@@ -116,7 +116,7 @@ export class FakeStorage {
     }
     const config = this.configs.get(key);
     if (!config) return storageError(404, `Configuration "${configId}" not found`, 'storage.configuration.notFound');
-    if (req.path.endsWith('/rows') && rowId === undefined) return this.#rowsRoute(req, config);
+    if (rowsPart !== undefined && rowId === undefined) return this.#rowsRoute(req, config);
     if (rowId !== undefined) return this.#rowRoute(req, config, rowId);
     if (req.method === 'GET') return json(200, config);
     if (req.method === 'PUT') return this.#update(req, config);
