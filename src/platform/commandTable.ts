@@ -205,12 +205,12 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
   if (positionals.length === 0) return { command: undefined, values, argument: undefined };
   const { command, rest } = findCommand(positionals);
   if (rest.length > (command.argument ? 1 : 0))
-    throw new CommandLineUsageError(`unexpected argument "${rest.at(-1)}" for "${command.name}"`);
+    throw new CommandLineUsageError(`unexpected argument "${rest.at(-1)}" for "${command.name}"`, command.name);
   if (values.help) return { command, values, argument: rest[0] };
   for (const [name, value] of Object.entries(values)) {
     if (name === 'help' || name === 'version' || value === undefined || value === false) continue;
     if (!(command.options as readonly string[]).includes(name))
-      throw new CommandLineUsageError(`--${name} does not apply to "${command.name}" (see ${PROGRAM} ${command.name} --help)`);
+      throw new CommandLineUsageError(`--${name} does not apply to "${command.name}"`, command.name);
   }
   return { command, values, argument: rest[0] };
 }

@@ -73,8 +73,10 @@ export async function runPlatformCli(io: PlatformCliIo): Promise<number> {
   // A .env file fills in what the environment does not set.
   dotenv.config({ path: path.join(io.cwd ?? process.cwd(), '.env'), processEnv: env as Record<string, string>, quiet: true });
   const bare = makeContext(io, env, {}, undefined);
+  let commandName: string | undefined;
   try {
     const { command, values, argument } = parseCommandLine(io.argv);
+    commandName = command?.name;
     if (values.version) return print(bare.out, `${PROGRAM} ${version()}`);
     if (command === undefined) {
       if (values.help) return print(bare.out, usage());
@@ -83,7 +85,7 @@ export async function runPlatformCli(io: PlatformCliIo): Promise<number> {
     if (values.help) return print(bare.out, commandHelp(command));
     return await HANDLERS[command.name]!(makeContext(io, env, values, argument));
   } catch (e) {
-    return reportError(bare, e);
+    return reportError(bare, e, commandName);
   }
 }
 
@@ -93,9 +95,10 @@ function print(out: (text: string) => void, text: string): number {
 }
 
 /** One line on stderr; 1 for anything the user can fix (usage included, as the extractor does), 2 for a bug. */
-function reportError(ctx: CliContext, e: unknown): number {
+function reportError(ctx: CliContext, e: unknown, commandName: string | undefined): number {
   if (e instanceof CommandLineUsageError) {
-    ctx.err(`${PROGRAM}: ${e.message} (see ${PROGRAM} --help)`);
+    const help = e.command ?? commandName;
+    ctx.err(`${PROGRAM}: ${e.message} (see ${PROGRAM}${help ? ` ${help}` : ''} --help)`);
     return 1;
   }
   const message = e instanceof Error ? e.message : String(e);

@@ -34,10 +34,22 @@ function writeFolder(folder: string): void {
   fs.writeFileSync(path.join(folder, 'config.json'), JSON.stringify(config));
   fs.writeFileSync(
     path.join(folder, 'meta.json'),
-    JSON.stringify({ name: 'Shops', rows: [{ id: 'shop-b', name: 'Shop B' }, { id: 'shop-a', name: 'Shop A' }] }),
+    JSON.stringify({
+      name: 'Shops',
+      rows: [
+        { id: 'shop-b', name: 'Shop B' },
+        { id: 'shop-a', name: 'Shop A' },
+      ],
+    }),
   );
-  fs.writeFileSync(path.join(folder, 'rows', 'shop-a', 'config.json'), JSON.stringify({ parameters: { config: { '#key': 'row-a-secret' } } }));
-  fs.writeFileSync(path.join(folder, 'rows', 'shop-b', 'config.json'), JSON.stringify({ parameters: { config: { '#key': 'row-b-secret' } } }));
+  fs.writeFileSync(
+    path.join(folder, 'rows', 'shop-a', 'config.json'),
+    JSON.stringify({ parameters: { config: { '#key': 'row-a-secret' } } }),
+  );
+  fs.writeFileSync(
+    path.join(folder, 'rows', 'shop-b', 'config.json'),
+    JSON.stringify({ parameters: { config: { '#key': 'row-b-secret' } } }),
+  );
 }
 
 describe('encrypt', () => {
@@ -83,7 +95,10 @@ describe('config push and pull', () => {
     const push = await cli(platform, ['config', 'push', '--component', COMPONENT, '--config', 'shops', '--dir', folder]);
     assert.equal(push.code, 0, push.stderr.join('\n'));
     assert.deepEqual(leaks(platform, push, ['plain-token-value', 'row-a-secret', 'row-b-secret']), []);
-    const toStorage = platform.seen.filter((s) => s.server === 'storage').map((s) => s.body).join('\n');
+    const toStorage = platform.seen
+      .filter((s) => s.server === 'storage')
+      .map((s) => s.body)
+      .join('\n');
     for (const secret of ['plain-token-value', 'row-a-secret', 'row-b-secret']) assert.ok(!toStorage.includes(secret), secret);
     const stored = platform.storage.configs.get(FakeStorage.key(COMPONENT, 'shops'))!;
     assert.deepEqual(stored.rowsSortOrder, ['shop-b', 'shop-a']);
@@ -98,7 +113,10 @@ describe('config push and pull', () => {
     assert.equal(pull.code, 0);
     const config = JSON.parse(fs.readFileSync(path.join(pulled, 'config.json'), 'utf8'));
     assert.match(config.parameters.config['#token'], /^KBC::ProjectSecure::/);
-    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(pulled, 'meta.json'), 'utf8')).rows.map((r: { id: string }) => r.id), ['shop-b', 'shop-a']);
+    assert.deepEqual(
+      JSON.parse(fs.readFileSync(path.join(pulled, 'meta.json'), 'utf8')).rows.map((r: { id: string }) => r.id),
+      ['shop-b', 'shop-a'],
+    );
     const back = await cli(platform, ['config', 'push', '--component', COMPONENT, '--config', 'shops', '--dir', pulled]);
     assert.deepEqual(back.stdout, [`${COMPONENT} shops: no changes`], 'what was pulled pushes back unchanged');
 
@@ -140,6 +158,9 @@ describe('config push and pull', () => {
   test('a configuration that does not exist: the service, the status and the platform message', async () => {
     const o = await cli(platform, ['config', 'pull', '--component', COMPONENT, '--config', 'nope', '--dir', path.join(dir, 'n')]);
     assert.equal(o.code, 1);
-    assert.match(o.stderr[0]!, /^ex-generic-platform: Storage API: HTTP 404 from GET http:\/\/127\.0\.0\.1:\d+\/v2\/storage\/branch\/default\/components\/keboola\.ex-generic-v2\/configs\/nope: Configuration "nope" not found \(storage\.configuration\.notFound\)$/);
+    assert.match(
+      o.stderr[0]!,
+      /^ex-generic-platform: Storage API: HTTP 404 from GET http:\/\/127\.0\.0\.1:\d+\/v2\/storage\/branch\/default\/components\/keboola\.ex-generic-v2\/configs\/nope: Configuration "nope" not found \(storage\.configuration\.notFound\)$/,
+    );
   });
 });

@@ -11,7 +11,9 @@ let platform: FakePlatform;
 const failingShops = new Set<string>();
 
 function shopsOf(input: JobInput): string[] {
-  return input.configurations.flatMap((c) => ((c['parameters'] as { iterations?: { shop: string }[] }).iterations ?? []).map((i) => i.shop));
+  return input.configurations.flatMap((c) =>
+    ((c['parameters'] as { iterations?: { shop: string }[] }).iterations ?? []).map((i) => i.shop),
+  );
 }
 
 before(async () => {
@@ -48,7 +50,9 @@ function shops(count: number): { shop: string }[] {
 }
 
 function iterationsConfig(iterations: unknown[], config: Record<string, unknown> = { incrementalOutput: true }): Record<string, unknown> {
-  return { parameters: { api: { baseUrl: 'https://api.example.com/' }, config: { jobs: [{ endpoint: 'orders' }], ...config }, iterations } };
+  return {
+    parameters: { api: { baseUrl: 'https://api.example.com/' }, config: { jobs: [{ endpoint: 'orders' }], ...config }, iterations },
+  };
 }
 
 function createdBodies(): Record<string, unknown>[] {
@@ -69,7 +73,9 @@ describe('run --fan-out iterations', () => {
       assert.equal(body['config'], 'hundred');
       assert.equal((body['configData'] as { parameters: { iterations: unknown[] } }).parameters.iterations.length, 25);
     }
-    const firstShops = bodies.map((b) => (b['configData'] as { parameters: { iterations: { shop: string }[] } }).parameters.iterations[0]!.shop);
+    const firstShops = bodies.map(
+      (b) => (b['configData'] as { parameters: { iterations: { shop: string }[] } }).parameters.iterations[0]!.shop,
+    );
     assert.deepEqual(firstShops.sort(), ['s1', 's26', 's51', 's76']);
     assert.equal(o.stdout.length, 5);
     assert.match(o.stdout[0]!, /^slice 1\/4 \(iterations 1–25\) +job \d+ +success +[\d.]+ s {2}Component processing finished\.$/);
@@ -84,7 +90,10 @@ describe('run --fan-out iterations', () => {
     const o = await cli(platform, fanOut('failing', 'iterations', '--slices', '4'));
     assert.equal(o.code, 1);
     assert.equal(o.stdout.at(-1), '4 jobs: 3 success, 1 error');
-    assert.match(o.stderr.at(-1)!, /^ex-generic-platform: 1 of 4 jobs did not succeed, first slice 3\/4 \(iterations 5–6\): job \d+ error: API error for shop s6$/);
+    assert.match(
+      o.stderr.at(-1)!,
+      /^ex-generic-platform: 1 of 4 jobs did not succeed, first slice 3\/4 \(iterations 5–6\): job \d+ error: API error for shop s6$/,
+    );
   });
 
   test('--fail-fast: the first failure kills the jobs still running', async () => {
@@ -92,7 +101,10 @@ describe('run --fan-out iterations', () => {
     failingShops.add('s1');
     const o = await cli(platform, [...fanOut('fastfail', 'iterations', '--slices', '4'), '--fail-fast', '--concurrency', '1']);
     assert.equal(o.code, 1);
-    assert.ok(o.stderr.some((l) => /a job failed \(--fail-fast\)|did not succeed/.test(l)), o.stderr.join('\n'));
+    assert.ok(
+      o.stderr.some((l) => /a job failed \(--fail-fast\)|did not succeed/.test(l)),
+      o.stderr.join('\n'),
+    );
     assert.ok(createdBodies().length >= 1);
     assert.match(o.stderr.at(-1)!, /first slice 1\/4 \(iteration 1\): job \d+ error: API error for shop s1$/);
   });
@@ -199,7 +211,23 @@ describe('refusals: the reason and the fix, nothing created', () => {
     ],
     [
       'a configuration with rows, by iterations',
-      () => store('withrows', iterationsConfig(shops(4)), { rows: [{ id: 'r', name: 'r', description: '', isDisabled: false, version: 1, changeDescription: '', configuration: {}, state: {}, rows: [], rowsSortOrder: [] }] }),
+      () =>
+        store('withrows', iterationsConfig(shops(4)), {
+          rows: [
+            {
+              id: 'r',
+              name: 'r',
+              description: '',
+              isDisabled: false,
+              version: 1,
+              changeDescription: '',
+              configuration: {},
+              state: {},
+              rows: [],
+              rowsSortOrder: [],
+            },
+          ],
+        }),
       fanOut('withrows', 'iterations'),
       /^ex-generic-platform: rows: configuration withrows has rows, and iteration slices run with configData, which ignores rows; use --fan-out rows/,
     ],
@@ -207,7 +235,10 @@ describe('refusals: the reason and the fix, nothing created', () => {
       'time.previousStart under configData',
       () =>
         store('stateful', {
-          parameters: { config: { incrementalOutput: true, jobs: [{ endpoint: 'orders', params: { since: { time: 'previousStart' } } }] }, iterations: shops(4) },
+          parameters: {
+            config: { incrementalOutput: true, jobs: [{ endpoint: 'orders', params: { since: { time: 'previousStart' } } }] },
+            iterations: shops(4),
+          },
         }),
       fanOut('stateful', 'iterations'),
       /^ex-generic-platform: parameters\.config\.jobs\[0\]\.params\.since: reads time\.previousStart, but configData jobs read and save no state/,
@@ -224,7 +255,12 @@ describe('refusals: the reason and the fix, nothing created', () => {
       fanOut('noiter', 'iterations'),
       /^ex-generic-platform: parameters\.iterations: there are no iterations to slice/,
     ],
-    ['rows fan-out without rows', () => store('norows', iterationsConfig([])), fanOut('norows', 'rows'), /^ex-generic-platform: rows: configuration norows has no enabled rows/],
+    [
+      'rows fan-out without rows',
+      () => store('norows', iterationsConfig([])),
+      fanOut('norows', 'rows'),
+      /^ex-generic-platform: rows: configuration norows has no enabled rows/,
+    ],
   ];
   for (const [name, setUp, argv, message] of refusals) {
     test(name, async () => {
