@@ -126,17 +126,23 @@ export async function configPush(ctx: CliContext): Promise<number> {
   }
   const remote = remoteRecord ? localFromRecord(remoteRecord) : undefined;
   const diff = diffConfiguration(remote, local);
-  ctx.out(`${where.component} ${where.configId}${diff.length === 0 ? ': no changes' : ':'}`);
-  for (const line of diff) ctx.out(line);
-  if (diff.length === 0) return 0;
-  if (dryRun) {
-    ctx.out('dry run: nothing written (plain `#` values are encrypted when you push)');
-    return 0;
-  }
-  const version = await writeRemote(client, where, remote, local);
-  ctx.out(`pushed: version ${version}`);
+  const written = diff.length > 0 && !dryRun ? await writeRemote(client, where, remote, local) : undefined;
+  if (ctx.values.json)
+    ctx.out(JSON.stringify({ component: where.component, config: where.configId, changes: diff, dryRun, version: written }, null, 2));
+  else printPush(ctx, where, diff, dryRun, written);
   return 0;
 }
+
+/** Text output: the diff (at most DIFF_LINES lines; --json has them all), then what was done. */
+function printPush(ctx: CliContext, where: ConfigurationAddress, diff: string[], dryRun: boolean, version: number | undefined): void {
+  ctx.out(`${where.component} ${where.configId}${diff.length === 0 ? ': no changes' : ':'}`);
+  for (const line of diff.slice(0, DIFF_LINES)) ctx.out(line);
+  if (diff.length > DIFF_LINES) ctx.out(`  … and ${diff.length - DIFF_LINES} more changed values (--json lists them all)`);
+  if (diff.length > 0 && dryRun) ctx.out('dry run: nothing written (plain `#` values are encrypted when you push)');
+  if (version !== undefined) ctx.out(`pushed: version ${version}`);
+}
+
+const DIFF_LINES = 40;
 
 /** Creates or updates the configuration, then its rows, then their order; returns the new version. */
 async function writeRemote(
