@@ -141,8 +141,11 @@ async function killUnfinished(ctx: CliContext, client: PlatformClient, entries: 
   await Promise.all(
     running.map(async (entry) => {
       try {
-        await client.killJob(entry.job!.id);
-        entry.job = await followJob(client, await client.getJob(entry.job!.id), { sleep: ctx.sleep, intervalMs: ctx.pollIntervalMs });
+        // Read first: a job that finished meanwhile is not sent a kill (that answer is undocumented, 06 §8).
+        entry.job = await client.getJob(entry.job!.id);
+        if (isJobFinished(entry.job)) return;
+        await client.killJob(entry.job.id);
+        entry.job = await followJob(client, await client.getJob(entry.job.id), { sleep: ctx.sleep, intervalMs: ctx.pollIntervalMs });
       } catch (e) {
         entry.failure = `kill failed: ${(e as Error).message}`;
       }

@@ -1,5 +1,7 @@
 /** run --fan-out against the fake platform (06 §7): slices, rows, failures, Ctrl-C, refusals, limits. */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { type FakePlatform, countingRunner, startFakePlatform, type JobInput } from '../../src/platform/fake/fakePlatform.ts';
 import { FakeStorage, type StoredConfiguration } from '../../src/platform/fake/storage.ts';
@@ -127,6 +129,38 @@ describe('run --fan-out iterations', () => {
     for (const line of o.stdout.slice(0, 2)) assert.match(line, /job \d+ +(cancelled|terminated) /);
     assert.match(o.stdout[2]!, /^2 jobs: .*; 4 not started$/);
     assert.match(o.stderr.at(-1)!, /^ex-generic-platform: interrupted; 6 of 6 jobs did not succeed/);
+  });
+
+  test('Ctrl-C on the real process: SIGINT kills the running jobs, exit 1', { timeout: 30_000 }, async () => {
+    store('sigint', iterationsConfig(shops(4)));
+    platform.seen.length = 0;
+    const cliPath = path.join(import.meta.dirname, '..', '..', 'src', 'platform', 'cli.ts');
+    const child = spawn(process.execPath, [cliPath, ...fanOut('sigint', 'iterations', '--slices', '4'), '--timeout', '20'], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        KBC_URL: platform.storageUrl,
+        KBC_TOKEN: platform.token,
+        EX_GENERIC_PLATFORM_ALLOW_HTTP_LOOPBACK: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let interrupted = false;
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      // Jobs here run ~15 ms: interrupt (once: a second Ctrl-C ends the process at once) as soon as the last one is created.
+      if (!interrupted && stderr.includes('created slice 4/4')) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /interrupted: killing \d unfinished jobs?/);
+    assert.ok(platform.seen.some((s) => s.path.endsWith('/kill')));
+    assert.match(stdout, /^4 jobs: /m);
   });
 
   test('at most N creations in flight', async () => {
