@@ -144,7 +144,10 @@ async function killUnfinished(ctx: CliContext, client: PlatformClient, entries: 
         // Read first: a job that finished meanwhile is not sent a kill (that answer is undocumented, 06 §8).
         entry.job = await client.getJob(entry.job!.id);
         if (isJobFinished(entry.job)) return;
-        await client.killJob(entry.job.id);
+        await client.killJob(entry.job.id).catch(async (e: unknown) => {
+          // It may have finished between the read and the kill: then its own ending is the answer.
+          if (!isJobFinished(await client.getJob(entry.job!.id))) throw e;
+        });
         entry.job = await followJob(client, await client.getJob(entry.job.id), { sleep: ctx.sleep, intervalMs: ctx.pollIntervalMs });
       } catch (e) {
         entry.failure = `kill failed: ${(e as Error).message}`;
