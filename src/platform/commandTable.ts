@@ -91,8 +91,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'encrypt',
-    summary: 'encrypt values for a component of the project (no token sent to the Encryption API)',
-    synopsis: '--component C (--value TEXT... | --file PATH)',
+    summary:
+      'encrypt values for a component, a configuration, or (no --component) the whole project; no token is sent to the Encryption API',
+    synopsis: '[--component C [--config ID]] (--value TEXT... | --file PATH)',
     options: ['stack', 'component', 'config', 'project', 'value', 'file', 'json'],
     example: 'encrypt --stack us-east-aws --component keboola.ex-generic-v2 --value s3cret',
   },

@@ -27,8 +27,14 @@ export async function encryptValues(ctx: CliContext): Promise<number> {
   const { values } = ctx;
   if ((values.value === undefined) === (values.file === undefined))
     throw new CommandLineUsageError('give --value TEXT (repeatable) or --file PATH');
-  const scope: CipherScope = { componentId: required(values.component, 'component'), projectId: await projectId(ctx) };
-  if (values.config !== undefined) scope.configId = values.config;
+  // Without --component the cipher works for every component of the project (ProjectWideSecure).
+  const scope: CipherScope = { projectId: await projectId(ctx) };
+  if (values.component !== undefined) scope.componentId = values.component;
+  if (values.config !== undefined) {
+    if (values.component === undefined)
+      throw new CommandLineUsageError('--config needs --component (a configuration belongs to a component)');
+    scope.configId = values.config;
+  }
   const client = ctx.client();
   if (values.file !== undefined) {
     const file = path.resolve(ctx.cwd, values.file);

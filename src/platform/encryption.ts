@@ -6,8 +6,13 @@ import type { PlatformClient } from './client.ts';
 import { PlatformApiError } from './errors/PlatformApiError.ts';
 import { isObject, oneLine } from './transport.ts';
 
+/**
+ * What a cipher may be decrypted in (06 §3): a component of the project (ProjectSecure, the
+ * default), one configuration (+configId: ConfigSecure), or every component of the project
+ * (no componentId: ProjectWideSecure).
+ */
 export interface CipherScope {
-  componentId: string;
+  componentId?: string;
   projectId?: string;
   configId?: string;
 }
@@ -21,7 +26,8 @@ export function isEncrypted(value: string): boolean {
 }
 
 function encryptUrl(base: string, scope: CipherScope): string {
-  const query = new URLSearchParams({ componentId: scope.componentId });
+  const query = new URLSearchParams();
+  if (scope.componentId !== undefined) query.set('componentId', scope.componentId);
   if (scope.projectId !== undefined) query.set('projectId', scope.projectId);
   if (scope.configId !== undefined) query.set('configId', scope.configId);
   return `${base}/encrypt?${query}`;

@@ -69,6 +69,16 @@ describe('encrypt', () => {
     assert.match(toEncryption[0]!.path, /^\/encrypt\?componentId=keboola\.ex-generic-v2&projectId=58$/);
   });
 
+  test('scopes: without --component the whole project; --config needs --component', async () => {
+    const wide = await cli(platform, ['encrypt', '--value', 'x']);
+    assert.match(wide.stdout[0]!, /^KBC::ProjectWideSecure::/);
+    const config = await cli(platform, ['encrypt', '--component', COMPONENT, '--config', '7', '--value', 'x']);
+    assert.match(config.stdout[0]!, /^KBC::ConfigSecure::/);
+    const wrong = await cli(platform, ['encrypt', '--config', '7', '--value', 'x']);
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr[0]!, /--config needs --component/);
+  });
+
   test('a JSON file: every # value, at any depth', async () => {
     const file = path.join(dir, 'values.json');
     fs.writeFileSync(file, JSON.stringify({ foo: 'bar', '#secret': 'x', nested: { '#deep': 'y' }, '#object': { another: 'z' } }));

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { json, type FakeRequest, type FakeResponse } from './http.ts';
 
 export interface CipherScope {
-  componentId: string;
+  componentId: string | undefined;
   projectId: string | undefined;
   configId: string | undefined;
 }
@@ -22,7 +22,7 @@ export class FakeEncryption {
     const componentId = req.query.get('componentId') ?? undefined;
     const projectId = req.query.get('projectId') ?? undefined;
     const configId = req.query.get('configId') ?? undefined;
-    if (componentId === undefined) return this.#error(400, 'Component Id is required.');
+    if (componentId === undefined && projectId === undefined) return this.#error(400, 'Either "componentId" or "projectId" is required.');
     if (configId !== undefined && projectId === undefined)
       return this.#error(400, 'The "configId" parameter is not allowed without "projectId".');
     const scope = { componentId, projectId, configId };
@@ -40,7 +40,8 @@ export class FakeEncryption {
   /** The plain value of a cipher, if `scope` may decrypt it (component, project, configuration). */
   decrypt(cipher: string, scope: CipherScope): string | undefined {
     const known = this.#plain.get(cipher);
-    if (known === undefined || known.scope.componentId !== scope.componentId) return undefined;
+    if (known === undefined) return undefined;
+    if (known.scope.componentId !== undefined && known.scope.componentId !== scope.componentId) return undefined;
     if (known.scope.projectId !== undefined && known.scope.projectId !== scope.projectId) return undefined;
     if (known.scope.configId !== undefined && known.scope.configId !== scope.configId) return undefined;
     return known.value;
@@ -49,10 +50,17 @@ export class FakeEncryption {
   #encrypt(value: string, scope: CipherScope): string {
     // A cipher (or a whole-value variable reference) comes back unchanged (D-ENC, OE).
     if (KNOWN_CIPHER.test(value) || /^\{\{[^}]+\}\}$/.test(value)) return value;
-    const kind = scope.configId !== undefined ? 'ConfigSecure' : scope.projectId !== undefined ? 'ProjectSecure' : 'ComponentSecure';
+    const kind = this.#kind(scope);
     const cipher = `KBC::${kind}::${randomBytes(18).toString('base64')}`;
     this.#plain.set(cipher, { value, scope });
     return cipher;
+  }
+
+  /** The cipher's prefix by scope (D-ENC, OE). */
+  #kind(scope: CipherScope): string {
+    if (scope.componentId === undefined) return 'ProjectWideSecure';
+    if (scope.configId !== undefined) return 'ConfigSecure';
+    return scope.projectId !== undefined ? 'ProjectSecure' : 'ComponentSecure';
   }
 
   /** Every scalar under a `#` key, at any depth, is encrypted; an object under a `#` key is walked. */
