@@ -200,7 +200,9 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
   try {
     parsed = parseAll(argv);
   } catch (e) {
-    throw new CommandLineUsageError(ownMessage(e as Error));
+    // The command, when the line starts with one, so the message points to that command's help.
+    const named = COMMANDS.find((c) => c.name === argv.slice(0, 2).join(' ')) ?? COMMANDS.find((c) => c.name === argv[0]);
+    throw new CommandLineUsageError(ownMessage(e as Error), named?.name);
   }
   const { values, positionals } = parsed;
   if (positionals.length === 0) return { command: undefined, values, argument: undefined };

@@ -45,8 +45,8 @@ describe('ex-generic-platform command line', () => {
         ['config', 'pul'],
         'ex-generic-platform: "config" needs "pull" or "push" (did you mean "config pull"?) (see ex-generic-platform --help)',
       ],
-      [['jobs', '--limt', '3'], 'ex-generic-platform: unknown option --limt (did you mean --limit?) (see ex-generic-platform --help)'],
-      [['services', '--stack'], 'ex-generic-platform: --stack needs a value (see ex-generic-platform --help)'],
+      [['jobs', '--limt', '3'], 'ex-generic-platform: unknown option --limt (did you mean --limit?) (see ex-generic-platform jobs --help)'],
+      [['services', '--stack'], 'ex-generic-platform: --stack needs a value (see ex-generic-platform services --help)'],
       [['jobs', '--wait'], 'ex-generic-platform: --wait does not apply to "jobs" (see ex-generic-platform jobs --help)'],
       [
         [],
