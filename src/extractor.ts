@@ -33,9 +33,12 @@ export interface MainOptions {
 export async function main(options: MainOptions): Promise<number> {
   const command = options.command ?? { kind: 'run', strict: undefined, limits: undefined };
   const strict = command.strict !== undefined ? { strict: command.strict } : {};
-  if (command.kind !== 'run') return (command.kind === 'plan' ? plan : validate)(strict);
-  const heap = process.env['EX_GENERIC_HEAP_TUNING'] !== '0' ? tuneHeap() : undefined;
+  // An argument is the nearer intent: --data wins over KBC_DATADIR.
+  const env = command.dataDir !== undefined ? { ...process.env, KBC_DATADIR: command.dataDir } : process.env;
+  if (command.kind !== 'run') return (command.kind === 'plan' ? plan : validate)({ ...strict, env });
+  const heap = env['EX_GENERIC_HEAP_TUNING'] !== '0' ? tuneHeap() : undefined;
   return run({
+    env,
     outputWorker: { script: options.outputWorkerScript, ...(heap ? { heap } : {}) },
     ...strict,
     ...(command.limits !== undefined ? { limits: command.limits } : {}),
