@@ -65,7 +65,7 @@ export function run(options: RunOptions = {}): Promise<number> {
 /**
  * A sync action, refused with the options of a run: the limits, and --strict (EX_GENERIC_STRICT
  * is not read here: a setting of the environment meant for runs must not break the UI's actions,
- * README "The command line").
+ * docs/running.md "The command line").
  */
 function syncAction(action: Value, configFile: string, logger: RunLogger, options: RunOptions): Promise<number> {
   if (options.limits !== undefined) throw limitsOnSyncAction(action);
