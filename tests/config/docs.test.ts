@@ -108,3 +108,9 @@ test('every option in the generated tables has a type, a meaning and an example'
     'add a description or examples to the key in src/config/schema*.ts, or in the spec of its pagination method (src/pagination/*.ts) or authentication type (src/auth/*.ts)',
   );
 });
+
+test('configuration.md shows parent columns read with a user column, in a worked example', () => {
+  const page = pages.get('configuration.md')!;
+  assert.ok(page.includes('### Parent columns and user columns'));
+  assert.ok(page.includes('"parent_id": {"type":"user","mapping":{"destination":"customer_id"}}'));
+});
