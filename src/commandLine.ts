@@ -20,7 +20,8 @@ export type Command =
 
 export const USAGE = `Usage: ex-generic [command] [options]
 
-Reads $KBC_DATADIR/config.json (default /data) like the Keboola platform does.
+Reads config.json in the data folder like the Keboola platform does: --data DIR, else
+$KBC_DATADIR, else /data.
 
 Commands:
   run (default)   Extract: call the API, write out/tables and out/state.json.
