@@ -1,22 +1,32 @@
 /**
- * Client for Keboola's platform APIs (spec 01 §5): the storage index of one stack, the API
- * portal index, and the job queue (create, read, wait).
+ * Client for Keboola's platform APIs (spec 01 §5, 06): the storage index of one stack, the API
+ * portal index, and the job queue (create, read, wait, search, kill). Configurations, encryption
+ * and events live in files of their own (configurations.ts, encryption.ts, events.ts) on top of
+ * this client's `request`.
  *
  * Token rule (01 §5.5): the token goes only to hosts that the storage index of the client's own
  * stack lists (plus that stack's storage host), never through a redirect, and only over https
- * (plain http is accepted for loopback hosts when `allowHttpLoopback` is set, which tests do).
- * The check runs in `send()`, before anything leaves the process.
+ * (plain http is accepted for loopback hosts when `allowHttpLoopback` is set: tests and the fake
+ * platform). transport.ts checks it before anything leaves the process.
  */
-import { InvalidTokenError } from './errors/InvalidTokenError.ts';
 import { JobWaitTimeoutError } from './JobWaitTimeoutError.ts';
 import { MissingTokenError } from './errors/MissingTokenError.ts';
 import { PlatformApiError } from './errors/PlatformApiError.ts';
 import { PlatformUsageError } from './errors/PlatformUsageError.ts';
 import { ServiceNotFoundError } from './errors/ServiceNotFoundError.ts';
-import { StackUnreachableError } from './errors/StackUnreachableError.ts';
 import { UntrustedHostError } from './errors/UntrustedHostError.ts';
-import { isLoopbackHost, normaliseBaseUrl } from './stacks.ts';
-import { FINAL_STATUSES, type CreateJobArgs, type JobRecord, type PortalIndex, type StorageIndex, type WaitOptions } from './types.ts';
+import { normaliseBaseUrl } from './stacks.ts';
+import { isObject, oneLine, PlatformTransport, type SendOptions } from './transport.ts';
+import {
+  FINAL_STATUSES,
+  type CreateJobArgs,
+  type JobRecord,
+  type JobSearch,
+  type PortalIndex,
+  type ProjectInfo,
+  type StorageIndex,
+  type WaitOptions,
+} from './types.ts';
 
 export interface PlatformClientOptions {
   /** Storage ("connection") URL of the stack, e.g. https://connection.keboola.com; default `KBC_URL`. */
@@ -37,52 +47,7 @@ export interface PlatformClientOptions {
   nowMs?: () => number;
 }
 
-interface SendOptions {
-  withToken: boolean;
-  body?: string;
-  headers?: Record<string, string>;
-  retry: boolean;
-}
-
-/** Network failures worth another try; refused and unresolvable hosts are not. */
-const TRANSIENT = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
-
 const RESERVED_JOB_KEYS = new Set(['mode', 'component', 'config']);
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function oneLine(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
-function networkReason(error: unknown, timeoutMs: number): { reason: string; transient: boolean } {
-  const err = error as Error & { cause?: unknown };
-  if (err.name === 'TimeoutError' || err.name === 'AbortError')
-    return { reason: `no answer within ${timeoutMs / 1000} s`, transient: true };
-  const cause = (err.cause ?? err) as NodeJS.ErrnoException & { errors?: NodeJS.ErrnoException[] };
-  const code = cause.code ?? cause.errors?.[0]?.code ?? '';
-  switch (code) {
-    case 'ECONNREFUSED':
-      return { reason: 'connection refused', transient: false };
-    case 'ENOTFOUND':
-    case 'EAI_NONAME':
-    case 'EAI_AGAIN':
-      return { reason: 'host not found', transient: false };
-    default:
-      return { reason: oneLine(cause.message || err.message || String(err)), transient: TRANSIENT.has(code) };
-  }
-}
 
 export function isJobFinished(job: JobRecord): boolean {
   return job.isFinished === true || FINAL_STATUSES.includes(job.status);
@@ -90,11 +55,8 @@ export function isJobFinished(job: JobRecord): boolean {
 
 export class PlatformClient {
   readonly storageUrl: string;
-  readonly #token: string | undefined;
-  readonly #fetch: typeof fetch;
+  readonly #transport: PlatformTransport;
   readonly #allowHttpLoopback: boolean;
-  readonly #timeoutMs: number;
-  readonly #retryDelays: readonly number[];
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #now: () => number;
   #index: Promise<StorageIndex> | undefined;
@@ -107,16 +69,21 @@ export class PlatformClient {
     this.#allowHttpLoopback = options.allowHttpLoopback ?? false;
     this.storageUrl = normaliseBaseUrl(storageUrl, this.#allowHttpLoopback);
     const token = options.token ?? env['KBC_TOKEN'];
-    this.#token = token === undefined || token.trim() === '' ? undefined : token.trim();
-    this.#fetch = options.fetch ?? globalThis.fetch;
-    this.#timeoutMs = options.requestTimeoutMs ?? 30_000;
-    this.#retryDelays = options.retryDelaysMs ?? [1000, 2000, 4000];
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#transport = new PlatformTransport({
+      token: token === undefined || token.trim() === '' ? undefined : token.trim(),
+      fetch: options.fetch ?? globalThis.fetch,
+      allowHttpLoopback: this.#allowHttpLoopback,
+      timeoutMs: options.requestTimeoutMs ?? 30_000,
+      retryDelaysMs: options.retryDelaysMs ?? [1000, 2000, 4000],
+      sleep: this.#sleep,
+      trustedOrigins: () => this.#trustedOrigins(),
+    });
     this.#now = options.nowMs ?? Date.now;
   }
 
   get hasToken(): boolean {
-    return this.#token !== undefined;
+    return this.#transport.hasToken;
   }
 
   /** `GET {storageUrl}/v2/storage`, without the token (01 §5.2); cached per client. */
@@ -129,8 +96,9 @@ export class PlatformClient {
   }
 
   async #loadIndex(): Promise<StorageIndex> {
-    const url = `${this.storageUrl}/v2/storage`;
-    const data = await this.#json('GET', url, { withToken: false, retry: true });
+    // The index without its large `components` member, as GO reads it (06 §1.1).
+    const url = `${this.storageUrl}/v2/storage?exclude=components`;
+    const data = await this.request('GET', url, { service: 'Storage API', withToken: false, retry: true });
     const services = isObject(data) ? data['services'] : undefined;
     if (!Array.isArray(services) || !services.every((s) => isObject(s) && typeof s['id'] === 'string' && typeof s['url'] === 'string')) {
       throw new PlatformApiError(
@@ -158,7 +126,7 @@ export class PlatformClient {
   async getPortalIndex(portalUrl: string): Promise<PortalIndex> {
     const base = normaliseBaseUrl(portalUrl, this.#allowHttpLoopback, 'API portal URL');
     const url = `${base}/apis.json`;
-    const data = await this.#json('GET', url, { withToken: false, retry: true });
+    const data = await this.request('GET', url, { service: 'API portal', withToken: false, retry: true });
     const services = isObject(data) ? data['services'] : undefined;
     const fields = ['id', 'name', 'apiUrl', 'openApiSpecUrl'];
     if (
@@ -190,7 +158,7 @@ export class PlatformClient {
     if (args.parentRunId !== undefined && args.parentRunId !== '') headers['X-KBC-RunId'] = args.parentRunId;
     const url = `${queue}/jobs`;
     return this.#jobRecord(
-      await this.#json('POST', url, { withToken: true, body: JSON.stringify(body), headers, retry: false }),
+      await this.request('POST', url, { service: 'Job Queue API', withToken: true, json: body, headers, retry: false }),
       'POST',
       url,
     );
@@ -202,7 +170,7 @@ export class PlatformClient {
     if (typeof id !== 'string' || id === '') throw new PlatformUsageError('getJob: a job id is required.');
     const queue = await this.getServiceUrl('queue');
     const url = `${queue}/jobs/${encodeURIComponent(id)}`;
-    return this.#jobRecord(await this.#json('GET', url, { withToken: true, retry: true }), 'GET', url);
+    return this.#jobRecord(await this.request('GET', url, { service: 'Job Queue API', withToken: true, retry: true }), 'GET', url);
   }
 
   /**
@@ -236,12 +204,53 @@ export class PlatformClient {
     return this.waitForJob(job, wait);
   }
 
+  /**
+   * `GET {queue}/search/jobs` (06 §5.3): newest first by default. The search index is eventually
+   * consistent, so a job's final state is always confirmed with `getJob`, never with this list.
+   */
+  async searchJobs(filter: JobSearch = {}): Promise<JobRecord[]> {
+    const query = new URLSearchParams();
+    if (filter.componentId !== undefined) query.append('componentId', filter.componentId);
+    if (filter.configId !== undefined) query.append('configId', filter.configId);
+    for (const status of filter.status ?? []) query.append('status[]', status);
+    for (const id of filter.ids ?? []) query.append('id[]', id);
+    query.append('limit', String(filter.limit ?? 20));
+    query.append('sortOrder', 'desc');
+    const url = `${await this.getServiceUrl('queue')}/search/jobs?${query}`;
+    const data = await this.request('GET', url, { service: 'Job Queue API', withToken: true, retry: true });
+    if (!Array.isArray(data)) throw this.#unexpected('GET', url, data, 'not a list of jobs');
+    return data.map((job) => this.#jobRecord(job, 'GET', url));
+  }
+
+  /** `POST {queue}/jobs/{id}/kill`, no body, never retried (06 §5.3); answers the job (`desiredStatus: terminating`). */
+  async killJob(id: string): Promise<JobRecord> {
+    const url = `${await this.getServiceUrl('queue')}/jobs/${encodeURIComponent(id)}/kill`;
+    return this.#jobRecord(await this.request('POST', url, { service: 'Job Queue API', withToken: true, retry: false }), 'POST', url);
+  }
+
+  /** `GET {storage}/v2/storage/tokens/verify` (06 §2): the project id and its parallel-jobs limit, when shown. */
+  async verifyToken(): Promise<ProjectInfo> {
+    const url = this.storageApiUrl('/tokens/verify');
+    const data = await this.request('GET', url, { service: 'Storage API', withToken: true, retry: true });
+    const owner = isObject(data) ? data['owner'] : undefined;
+    if (!isObject(owner) || (typeof owner['id'] !== 'string' && typeof owner['id'] !== 'number'))
+      throw this.#unexpected('GET', url, data, 'no owner.id (the project id)');
+    const limits = isObject(owner['limits']) ? owner['limits'] : {};
+    const parallelism = limits['components.jobsParallelism'];
+    const limit = isObject(parallelism) && typeof parallelism['value'] === 'number' ? parallelism['value'] : undefined;
+    return { projectId: String(owner['id']), ...(limit !== undefined ? { jobsParallelism: limit } : {}) };
+  }
+
+  #unexpected(method: string, url: string, data: unknown, what: string): PlatformApiError {
+    return new PlatformApiError(`Unexpected response from ${method} ${url}: ${what}.`, 200, this.redact(oneLine(JSON.stringify(data))));
+  }
+
   #jobRecord(data: unknown, method: string, url: string): JobRecord {
     if (!isObject(data) || (typeof data['id'] !== 'string' && typeof data['id'] !== 'number') || typeof data['status'] !== 'string') {
       throw new PlatformApiError(
         `Unexpected response from ${method} ${url}: not a job record.`,
         200,
-        this.#redact(oneLine(JSON.stringify(data))),
+        this.redact(oneLine(JSON.stringify(data))),
       );
     }
     if (typeof data['id'] === 'number') data['id'] = String(data['id']);
@@ -262,96 +271,27 @@ export class PlatformClient {
   }
 
   /** Throws UntrustedHostError unless `url` may receive the token. */
-  async assertTokenTarget(url: string): Promise<void> {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      throw new UntrustedHostError(url, 'not a URL.');
-    }
-    if (target.protocol !== 'https:' && !(target.protocol === 'http:' && this.#allowHttpLoopback && isLoopbackHost(target.hostname))) {
-      throw new UntrustedHostError(target.origin, 'the token is sent over https only.');
-    }
-    if (!(await this.#trustedOrigins()).has(target.origin)) {
-      throw new UntrustedHostError(
-        target.origin,
-        `it is not a service of the stack ${this.storageUrl} (a token works only on the stack that issued it).`,
-      );
-    }
+  assertTokenTarget(url: string): Promise<void> {
+    return this.#transport.assertTokenTarget(url, this.storageUrl);
   }
 
-  #redact(text: string): string {
-    return this.#token === undefined ? text : text.split(this.#token).join('[hidden]');
+  /** Replaces the token wherever it appears. */
+  redact(text: string): string {
+    return this.#transport.redact(text);
   }
 
-  async #json(method: string, url: string, options: SendOptions): Promise<unknown> {
-    const { status, text } = await this.#send(method, url, options);
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new PlatformApiError(
-        `Unexpected response from ${method} ${url}: HTTP ${status} with a body that is not JSON.`,
-        status,
-        this.#redact(text),
-      );
-    }
+  /** One JSON exchange with a service of this stack (the token rule applies when `withToken`). */
+  request(method: string, url: string, options: SendOptions): Promise<unknown> {
+    return this.#transport.json(method, url, this.storageUrl, options);
   }
 
-  async #send(method: string, url: string, options: SendOptions): Promise<{ status: number; text: string }> {
-    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-    if (options.withToken) {
-      if (this.#token === undefined) throw new MissingTokenError();
-      await this.assertTokenTarget(url);
-      headers['X-StorageApi-Token'] = this.#token;
-    }
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    for (let attempt = 0; ; attempt++) {
-      const delay = options.retry ? this.#retryDelays[attempt] : undefined;
-      let response: Response;
-      try {
-        response = await this.#fetch(url, {
-          method,
-          headers,
-          ...(options.body !== undefined ? { body: options.body } : {}),
-          // A redirect could carry the token header to another host: never follow one.
-          redirect: 'manual',
-          signal: AbortSignal.timeout(this.#timeoutMs),
-        });
-      } catch (e) {
-        const { reason, transient } = networkReason(e, this.#timeoutMs);
-        if (transient && delay !== undefined) {
-          await this.#sleep(delay);
-          continue;
-        }
-        throw new StackUnreachableError(new URL(url).origin, reason, e);
-      }
-      const text = await response.text().catch(() => '');
-      if (response.status >= 500 && delay !== undefined) {
-        await this.#sleep(delay);
-        continue;
-      }
-      if (response.status >= 200 && response.status < 300) return { status: response.status, text };
-      const body = this.#redact(text);
-      if (response.status >= 300 && response.status < 400) {
-        const location = this.#redact(response.headers.get('location') ?? '');
-        throw new PlatformApiError(
-          `HTTP ${response.status} from ${method} ${url}: redirect to "${location}" not followed.`,
-          response.status,
-          body,
-        );
-      }
-      if (/invalid (access )?token/i.test(text)) {
-        throw new InvalidTokenError(
-          `Invalid Token: ${new URL(url).host} rejected the Storage API token (HTTP ${response.status} from ${method} ${url}). A token works only on the stack that issued it.`,
-          response.status,
-          body,
-        );
-      }
-      throw new PlatformApiError(
-        `HTTP ${response.status} from ${method} ${url}${body === '' ? '' : `: ${oneLine(body)}`}`,
-        response.status,
-        body,
-      );
-    }
+  /** One exchange whose answer is text (encryption of a plain value). */
+  async requestText(method: string, url: string, options: SendOptions): Promise<string> {
+    return (await this.#transport.send(method, url, this.storageUrl, options)).text;
+  }
+
+  /** `{storage}/v2/storage/…` */
+  storageApiUrl(path: string): string {
+    return `${this.storageUrl}/v2/storage${path}`;
   }
 }

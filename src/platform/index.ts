@@ -12,3 +12,7 @@ export { StackUnreachableError } from './errors/StackUnreachableError.ts';
 export { UntrustedHostError } from './errors/UntrustedHostError.ts';
 export { MissingTokenError } from './errors/MissingTokenError.ts';
 export { PlatformUsageError } from './errors/PlatformUsageError.ts';
+export type { ConfigurationRecord, EventRecord, JobSearch, ProjectInfo } from './types.ts';
+export * from './configurations.ts';
+export { encryptObject, encryptText, isEncrypted, plainSecretPaths, type CipherScope } from './encryption.ts';
+export { jobEvents, allJobEvents, eventLine } from './events.ts';

@@ -51,3 +51,44 @@ export interface WaitOptions {
 
 /** Statuses after which a job never changes (01 §5.4). */
 export const FINAL_STATUSES: readonly string[] = ['success', 'error', 'warning', 'terminated', 'cancelled'];
+
+/** Filters of `GET {queue}/search/jobs` (06 §5.3). */
+export interface JobSearch {
+  componentId?: string;
+  configId?: string;
+  status?: readonly string[];
+  ids?: readonly string[];
+  /** Default 20. */
+  limit?: number;
+}
+
+/** What `tokens/verify` tells about the token's project (06 §2). */
+export interface ProjectInfo {
+  projectId: string;
+  /** `owner.limits["components.jobsParallelism"].value`, when the answer shows it. */
+  jobsParallelism?: number;
+}
+
+/** A stored configuration or row (06 §4); unknown members are kept. */
+export interface ConfigurationRecord {
+  id: string;
+  name: string;
+  description?: string;
+  isDisabled?: boolean;
+  version?: number;
+  configuration: Record<string, unknown>;
+  state?: unknown;
+  rows?: ConfigurationRecord[];
+  rowsSortOrder?: string[];
+  [key: string]: unknown;
+}
+
+/** A storage event, a line of a job's log (06 §6). */
+export interface EventRecord {
+  uuid: string;
+  type: string;
+  message: string;
+  created: string;
+  runId?: string;
+  [key: string]: unknown;
+}

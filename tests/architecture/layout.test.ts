@@ -18,7 +18,7 @@ const SRC = path.join(import.meta.dirname, '..', '..', 'src');
  * follows the data: data folder → configuration → jobs → requests → records → tables → files.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['.', 'platform', 'mock-server'], // the commands: extractor, platform client, replay mock server
+  ['.', 'platform', 'mock-server', 'platform/fake'], // the commands: extractor, platform client, replay mock server, fake platform
   ['runtime', 'platform/errors'], // the process: heap tuning, compile cache, worker dispatch
   ['component'], // data folder, run lifecycle, state: the composition root
   ['actions'], // sync actions of the UI builder (spec 05), dispatched by component/

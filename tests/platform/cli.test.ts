@@ -185,12 +185,13 @@ describe('ex-generic-platform (in process, fake stack)', () => {
       stdout: [],
       stderr: ['ex-generic-platform: No Storage API token: set KBC_TOKEN (in the environment or a .env file).'],
     });
-    assert.equal((await cli(['run', '--stack', fake.storageUrl, '--config', 'ok'])).code, 2);
-    assert.equal((await cli(['services'])).code, 2);
-    assert.equal((await cli(['services', '--stack', 'mars-1'])).code, 2);
-    assert.equal((await cli(['frobnicate'])).code, 2);
-    assert.equal((await cli(['services', '--stack', fake.storageUrl, '--component', 'x'])).code, 2);
-    assert.equal((await cli(['run', '--stack', fake.storageUrl, '--component', 'c', '--config', 'ok', '--timeout', '5'])).code, 2);
+    // Usage errors exit 1, as the extractor's do.
+    assert.equal((await cli(['run', '--stack', fake.storageUrl, '--config', 'ok'])).code, 1);
+    assert.equal((await cli(['services'])).code, 1);
+    assert.equal((await cli(['services', '--stack', 'mars-1'])).code, 1);
+    assert.equal((await cli(['frobnicate'])).code, 1);
+    assert.equal((await cli(['services', '--stack', fake.storageUrl, '--component', 'x'])).code, 1);
+    assert.equal((await cli(['run', '--stack', fake.storageUrl, '--component', 'c', '--config', 'ok', '--timeout', '5'])).code, 1);
     assert.deepEqual(
       fake.seen.filter((s) => s.method === 'POST'),
       [],
@@ -225,7 +226,7 @@ describe('ex-generic-platform (real process)', { timeout: 60_000 }, () => {
     assert.equal(o.code, 0);
     const text = o.stdout.join('\n');
     for (const s of STACKS) assert.ok(text.includes(s.name) && text.includes(s.storageUrl), s.name);
-    for (const c of ['services --stack', 'apis', 'run --stack', '--wait', '--timeout', 'KBC_TOKEN']) assert.ok(text.includes(c), c);
+    for (const c of ['services', 'apis', 'run', 'job log', 'config push', '--wait', '--stack', 'KBC_TOKEN']) assert.ok(text.includes(c), c);
   });
 
   test('an unreachable stack: one line on stderr, exit 1, token not printed', async () => {
@@ -240,7 +241,7 @@ describe('ex-generic-platform (real process)', { timeout: 60_000 }, () => {
 
   test('plain http is refused outside tests', async () => {
     const o = await runBin(['services', '--stack', fake.storageUrl], { KBC_TOKEN: TOKEN });
-    assert.equal(o.code, 2);
+    assert.equal(o.code, 1);
     assert.equal(o.stderr.length, 1);
     assert.match(o.stderr[0]!, /https only/);
     assert.deepEqual(fake.seen, []);

@@ -74,7 +74,7 @@ describe('stack index and API portal', () => {
     assert.equal(await platform.getServiceUrl('queue'), fake.queueUrl, 'trailing / removed');
     assert.deepEqual(
       fake.seen.map((s) => `${s.server} ${s.method} ${s.path}`),
-      ['storage GET /v2/storage'],
+      ['storage GET /v2/storage?exclude=components'],
     );
     assert.deepEqual(tokensSentTo('storage'), [undefined]);
   });
@@ -217,7 +217,7 @@ describe('jobs', () => {
       assert.equal(e.status, 401);
       assert.match(
         e.message,
-        /^Invalid Token: 127\.0\.0\.1:\d+ rejected the Storage API token \(HTTP 401 from POST http:\/\/127\.0\.0\.1:\d+\/jobs\)/,
+        /^Invalid Token: the Job Queue API at 127\.0\.0\.1:\d+ rejected the Storage API token \(HTTP 401 from POST http:\/\/127\.0\.0\.1:\d+\/jobs\)/,
       );
       assert.ok(!e.message.includes('wrong-token-value') && !e.body.includes('wrong-token-value'), e.body);
       assert.match(e.body, /\[hidden\]/);
@@ -237,7 +237,9 @@ describe('jobs', () => {
     });
     await assert.rejects(
       platform.createJob({ component: 'c', config: 'missing' }),
-      (e: PlatformApiError) => e.status === 404 && /Configuration missing not found/.test(e.message),
+      (e: PlatformApiError) =>
+        e.status === 404 &&
+        /^Job Queue API: HTTP 404 from POST http:\/\/127\.0\.0\.1:\d+\/jobs: Configuration missing not found$/.test(e.message),
     );
     fake.queueFailure = 503;
     fake.seen.length = 0;
@@ -302,7 +304,8 @@ describe('the token stays on its own stack', () => {
     const stub: typeof fetch = async (input, init) => {
       const url = String(input);
       calls.push(`${init?.method ?? 'GET'} ${url} token=${new Headers(init?.headers).has('X-StorageApi-Token')}`);
-      if (url.endsWith('/v2/storage')) return Response.json({ services: [{ id: 'queue', url: 'http://queue.example.test' }] });
+      if (url.endsWith('/v2/storage?exclude=components'))
+        return Response.json({ services: [{ id: 'queue', url: 'http://queue.example.test' }] });
       return Response.json({ id: '1', status: 'created', isFinished: false, url: '' });
     };
     const platform = new PlatformClient({ storageUrl: 'https://connection.example.test', token: TOKEN, env: {}, fetch: stub });
@@ -310,7 +313,7 @@ describe('the token stays on its own stack', () => {
       platform.createJob({ component: 'c', config: '1' }),
       (e: Error) => e instanceof UntrustedHostError && /https only/.test(e.message),
     );
-    assert.deepEqual(calls, ['GET https://connection.example.test/v2/storage token=false']);
+    assert.deepEqual(calls, ['GET https://connection.example.test/v2/storage?exclude=components token=false']);
   });
 
   test('with an injected fetch: the queue of the index, https', async () => {
@@ -321,7 +324,7 @@ describe('the token stays on its own stack', () => {
       calls.push(
         `${init?.method ?? 'GET'} ${url} ${headers.get('X-StorageApi-Token') === TOKEN ? 'token' : 'none'} redirect=${init?.redirect}`,
       );
-      if (url === 'https://connection.example.test/v2/storage')
+      if (url === 'https://connection.example.test/v2/storage?exclude=components')
         return Response.json({ services: [{ id: 'queue', url: 'https://queue.example.test/' }] });
       return Response.json({ id: 7, status: 'created', isFinished: false, url: 'https://queue.example.test/jobs/7' }, { status: 201 });
     };
@@ -329,7 +332,7 @@ describe('the token stays on its own stack', () => {
     const job = await platform.createJob({ component: 'c', config: '1' });
     assert.equal(job.id, '7');
     assert.deepEqual(calls, [
-      'GET https://connection.example.test/v2/storage none redirect=manual',
+      'GET https://connection.example.test/v2/storage?exclude=components none redirect=manual',
       'POST https://queue.example.test/jobs token redirect=manual',
     ]);
   });

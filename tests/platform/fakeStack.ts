@@ -183,7 +183,7 @@ export async function startFakeStack(): Promise<FakeStack> {
 
   const storage = await listen(
     withBody('storage', (req, res) => {
-      if (req.method === 'GET' && req.url === '/v2/storage') {
+      if (req.method === 'GET' && req.url === '/v2/storage?exclude=components') {
         return send(res, 200, {
           host: 'connection.fake.test',
           api: 'storage',
@@ -193,6 +193,8 @@ export async function startFakeStack(): Promise<FakeStack> {
           features: [],
         });
       }
+      // Events of a job (06 §6): this stack's jobs write none.
+      if (req.method === 'GET' && req.url?.startsWith('/v2/storage/events?')) return send(res, 200, []);
       return send(res, 404, { error: 'Route not found' });
     }),
   );
