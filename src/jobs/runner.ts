@@ -11,11 +11,13 @@ import { buildRequest, type RequestSettings } from '../http/request.ts';
 import { interpretResponse } from '../http/response.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { sameValue } from '../php/equality.ts';
+import { valueFingerprint } from '../php/fingerprint.ts';
 import type { PhpArray, Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import { applyResponseFilter } from '../mapping/responseFilter.ts';
 import type { RecordSink } from '../mapping/recordSink.ts';
 import { createScroller } from '../pagination/index.ts';
+import { NoScroller } from '../pagination/none.ts';
 import type { JobInstance, Scroller } from '../pagination/scroller.ts';
 import { evaluateParams, evaluateUserData } from './evaluation.ts';
 import { bindingColumns, bindingCombinations, substituteEndpoint, type Binding } from './placeholders.ts';
@@ -206,7 +208,8 @@ export class JobRunner {
     let request = scroller.firstRequest(instance);
     // The prefetched response stands for the first request only if that is what was sent.
     let early = prefetch?.sentAs(request) ? prefetch : undefined;
-    let previous: Value | undefined;
+    // The previous response as decoded, before the response filter changed it (§3.1.1).
+    let previousFingerprint: string | undefined;
     let previousRequest: PhpArray | undefined;
     let previousRecords: Value[] = [];
     let page = 0;
@@ -228,7 +231,8 @@ export class JobRunner {
         response = await this.sendPage(path, description, [...run.order, page], ahead, page);
       }
       const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger, recordsAt(job.dataField));
-      if (previous !== undefined && sameValue(previous, value)) {
+      const fingerprint = scroller instanceof NoScroller ? undefined : valueFingerprint(value);
+      if (previousFingerprint !== undefined && previousFingerprint === fingerprint) {
         logger.debug(`Job '${job.identity!}' finished when last response matched the previous!`);
         if (page === 1 && previousRecords.length > 0 && previousRequest !== undefined) {
           identicalPageWarning(logger, { endpoint: template, path }, previousRequest, description, this.ctx.api.pagination, true);
@@ -250,7 +254,7 @@ export class JobRunner {
       this.hints.page({ path, endpoint: template, dataField: job.dataField }, value, records.length);
       this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
       await this.runChildren(run, records, [...run.order, page]);
-      previous = value;
+      previousFingerprint = fingerprint;
       previousRequest = description;
       previousRecords = records;
       // A test read stops the instance here; the scroller is not consulted (nothing more is sent).

@@ -26,8 +26,9 @@ function filterItem(item: Value, path: string, delimiter: string, compatLevel: n
   } else if (isEmpty(current)) {
     return item;
   }
-  // A rest of "0" is a path (a member named 0), not PHP-empty (issue 22); an empty rest ("a.") is none.
-  const hasRest = rest !== undefined && rest !== '';
+  // Any text after the delimiter is a rest path, even "0" (a member named 0, issue 22) or ""
+  // (`a/` walks into `a` looking for a member named "", so it filters nothing; issue 33).
+  const hasRest = rest !== undefined;
   if (isEach) {
     if (!isList(current)) throw new UserError(`Error filtering response. '${key}' is not an array.`);
     for (let i = 0; i < current.length; i++) {

@@ -53,3 +53,13 @@ test('a rest segment "0" is a path, not "no rest": through a list it changes not
   assert.equal(f('[{"e":{"0":{"x":1}}}]', 'e.0', 3), '[{"e":{"0":"{\\"x\\":1}"}}]');
   assert.equal(f('[{"e":{"0":true}}]', 'e.0', 2), '[{"e":{"0":"1"}}]');
 });
+
+test('a path ending with its delimiter walks into the member and looks for a member named "" (issue 33)', () => {
+  // The reference filters nothing: `a/` is `a`, then the path "" inside it.
+  assert.equal(f('[{"a":[1,2]}]', 'a/', 3, '/'), '[{"a":[1,2]}]');
+  assert.equal(f('[{"a":{"b":1}}]', 'a.', 3), '[{"a":{"b":1}}]');
+  assert.equal(f('[{"..":"x"}]', '../', 3, '/'), '[{"..":"x"}]');
+  assert.equal(f('[{"t":[{"b":1}]}]', 't[].', 3), '[{"t":[{"b":1}]}]');
+  // ... so only a member really named "" is encoded.
+  assert.equal(f('[{"a":{"":{"b":1}}}]', 'a.', 3), '[{"a":{"":"{\\"b\\":1}"}}]');
+});
