@@ -55,7 +55,8 @@ test('formatting of the body does not matter; the decoded value does', () => {
 });
 
 test('a value larger than one hashing chunk is fingerprinted whole', () => {
-  const long = (last: string): Value => response(JSON.stringify([...Array.from({ length: 20000 }, (_, i) => ({ id: i, t: 'x'.repeat(10) })), last]));
+  const long = (last: string): Value =>
+    response(JSON.stringify([...Array.from({ length: 20000 }, (_, i) => ({ id: i, t: 'x'.repeat(10) })), last]));
   assert.equal(valueFingerprint(long('a')), valueFingerprint(long('a')));
   assert.notEqual(valueFingerprint(long('a')), valueFingerprint(long('b')));
 });
