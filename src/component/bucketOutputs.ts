@@ -87,6 +87,7 @@ export class BucketOutputs {
           if (output.bucket === null) staging.setManifest('', manifestJson(null, table, incremental));
           continue;
         }
+        staging.checkWritable(output.bucket, table);
         staging.setManifest(OutputStaging.fileName(output.bucket, table), manifestJson(output.bucket, table, incremental, keys.get(table)));
       }
     }
