@@ -25,7 +25,8 @@ const timeoutReading =
 
 export const retryConfig: SchemaNode = {
   type: 'object',
-  description: 'Retries of failed requests (used when a non-empty object). Waits follow the retry header, else 1 s, 2 s, 4 s, …',
+  description:
+    "Retries of failed requests (used when a non-empty object). After each attempt: stop once maxRetries retries were made; retry when the response status is listed in http.codes (before any other handling, so a listed 2xx is retried too) or the network error's curl number in curl.codes; else stop. Waits follow the retry header, else 1 s, 2 s, 4 s, …",
   properties: {
     maxRetries: {
       type: 'integer',
@@ -127,7 +128,8 @@ export const apiHttp: SchemaNode = {
       // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
       maximum: 2147483,
       default: 30,
-      description: 'Seconds to connect (0, empty or not a number: the default).',
+      description:
+        'Seconds to connect. 0, a negative number, empty, or text PHP does not read as a number ("abc", "45 " with a trailing space): the default.',
       'x-reading': timeoutReading(30),
       examples: [10],
     },
@@ -139,7 +141,8 @@ export const apiHttp: SchemaNode = {
       // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
       maximum: 2147483,
       default: 300,
-      description: 'Seconds for a whole request (0, empty or not a number: the default).',
+      description:
+        'Seconds for a whole request. 0, a negative number, empty, or text PHP does not read as a number ("abc", "45 " with a trailing space): the default.',
       'x-reading': timeoutReading(300),
       examples: [60],
     },
