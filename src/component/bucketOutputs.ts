@@ -88,6 +88,7 @@ export class BucketOutputs {
           if (output.bucket === null) staging.setManifest('', manifestJson(null, table, incremental));
           continue;
         }
+        staging.checkWritable(output.bucket, table);
         staging.setManifest(OutputStaging.fileName(output.bucket, table), manifestJson(output.bucket, table, incremental, keys.get(table)));
         if (incremental) this.adviseOnPrimaryKey(output.bucket, table, keys.get(table) ?? []);
       }

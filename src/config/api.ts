@@ -7,9 +7,11 @@ import { childPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import { evaluate, flattenContext } from '../functions/index.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, isMap, member, PhpArray, PhpFloat, phpType, type Value } from '../php/value.ts';
+import { isEmpty, isMap, member, PhpArray, phpType, type Value } from '../php/value.ts';
 import { checkHeader, HeaderList, headerValues } from '../http/headers.ts';
-import { retryPolicyFrom, type RetryPolicy } from '../http/retry.ts';
+import type { RetryPolicy } from '../http/retry.ts';
+import { retryPolicyFrom } from '../http/retryOptions.ts';
+import { readTimeout } from '../http/timeoutOptions.ts';
 import { MAX_TIMER_MS } from '../http/waits.ts';
 import { isValidUrl, parseReference } from '../http/url.ts';
 import { InvalidUriError } from '../errors/InvalidUriError.ts';
@@ -39,8 +41,8 @@ export interface ApiDescription {
  * A timeout in seconds (01 §3.9) as milliseconds. A value a timer cannot hold (above 2^31−1 ms,
  * about 24.8 days) is a user error naming the key: Node would turn it into 1 ms (issue 19 #3).
  */
-function seconds(v: Value | undefined, fallback: number, configPath: string): number {
-  const ms = timeoutMs(v, fallback);
+function seconds(v: Value | undefined, defaultSeconds: number, configPath: string): number {
+  const ms = readTimeout(v, defaultSeconds).value;
   if (ms > MAX_TIMER_MS) {
     throw new UserError(
       `${configPath} is ${phpString(v!)} seconds, longer than the longest timeout possible (${Math.floor(MAX_TIMER_MS / 1000)} seconds, about 24.8 days). Set a smaller number of seconds.`,
@@ -48,21 +50,6 @@ function seconds(v: Value | undefined, fallback: number, configPath: string): nu
     );
   }
   return ms;
-}
-
-function timeoutMs(v: Value | undefined, fallback: number): number {
-  if (isEmpty(v)) return fallback;
-  const n =
-    typeof v === 'number'
-      ? v
-      : typeof v === 'bigint'
-        ? Number(v)
-        : v instanceof PhpFloat
-          ? v.value
-          : typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v)
-            ? Number(v)
-            : NaN;
-  return n > 0 ? n * 1000 : fallback;
 }
 
 /** Splits a PEM bundle into certificate blocks and the private key block. */
@@ -198,8 +185,8 @@ export function buildApiDescription(
     name: isEmpty(api.get('name')) ? 'generic' : phpString(api.get('name')!),
     retry: retryPolicyFrom(api.get('retryConfig')),
     ignoreErrors: Array.isArray(ignore) ? ignore : ignore instanceof PhpArray ? [...ignore.values()] : [],
-    connectTimeoutMs: seconds(http.get('connectTimeout'), 30_000, 'parameters.api.http.connectTimeout'),
-    requestTimeoutMs: seconds(http.get('requestTimeout'), 300_000, 'parameters.api.http.requestTimeout'),
+    connectTimeoutMs: seconds(http.get('connectTimeout'), 30, 'parameters.api.http.connectTimeout'),
+    requestTimeoutMs: seconds(http.get('requestTimeout'), 300, 'parameters.api.http.requestTimeout'),
     caCertificate: typeof ca === 'string' ? ca : undefined,
     clientCertificate: typeof clientCert === 'string' ? splitPem(clientCert) : undefined,
     defaultOptions: http.get('defaultOptions'),

@@ -1,22 +1,41 @@
 /** The schema of parameters.api.retryConfig and parameters.api.http (a part of schema.ts). */
+import { readMaxRetries, readStatusCode } from '../http/retryOptions.ts';
+import { readTimeout } from '../http/timeoutOptions.ts';
+import type { Value } from '../php/value.ts';
 import { headerMap, MAP, misplaced, type SchemaNode } from '../spec/schemaNode.ts';
 
-/** A number written as text ("30", " 1.5e2"), as PHP reads it. */
-const NUMERIC_TEXT = '^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?\\s*$';
+/** A number written as text ("30", " 1.5e2"), as PHP 7.4's is_numeric reads it (no trailing space). */
+const NUMERIC_TEXT = '^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?$';
 
-const httpStatusList: SchemaNode = { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 } };
+/** A status code of a retry list; what another value counts as comes from the run's own reader. */
+const statusCode: SchemaNode = {
+  type: 'integer',
+  minimum: 100,
+  maximum: 599,
+  'x-reading': (v) => readStatusCode(v as Value).note,
+};
+
+const httpStatusList: SchemaNode = { type: 'array', items: statusCode };
+
+/** The warning of a timeout not used as written: the reader's own note. */
+const timeoutReading =
+  (defaultSeconds: number) =>
+  (v: unknown): string | undefined =>
+    readTimeout(v as Value, defaultSeconds).note;
 
 export const retryConfig: SchemaNode = {
   type: 'object',
-  description: 'Retries of failed requests (used when a non-empty object). Waits follow the retry header, else 1 s, 2 s, 4 s, …',
+  description:
+    "Retries of failed requests (used when a non-empty object). After each attempt: stop once maxRetries retries were made; retry when the response status is listed in http.codes (before any other handling, so a listed 2xx is retried too) or the network error's curl number in curl.codes; else stop. Waits follow the retry header, else 1 s, 2 s, 4 s, …",
   properties: {
     maxRetries: {
       type: 'integer',
       minimum: 0,
       default: 10,
-      description: 'Retries after the first attempt.',
+      description:
+        'Retries after the first attempt: a request that keeps failing is sent at most maxRetries + 1 times. Read as PHP reads an integer: 2.9 → 2, "3" → 3, "1e1" → 10, text that does not start with a number ("three") → 0, true → 1; 0 or a negative number: never retried; absent or null: 10.',
       examples: [3],
-      'x-hint': 'The reference reads it as an integer: text such as "three" counts as 0, so no request is retried. Write a number, e.g. 3.',
+      'x-reading': (v) => readMaxRetries(v as Value).note,
     },
     http: {
       type: 'object',
@@ -31,14 +50,9 @@ export const retryConfig: SchemaNode = {
         codes: {
           ...httpStatusList,
           default: [500, 502, 503, 504, 408, 420, 429],
-          description: 'Status codes retried (JSON integers).',
+          description:
+            'Status codes retried, compared exactly with the response status: only JSON integers match ("503" as text or 503.0 never does). Any listed status is retried, 2xx included; null: the default list.',
           examples: [[429, 503]],
-          items: {
-            type: 'integer',
-            minimum: 100,
-            maximum: 599,
-            'x-hint': 'Codes are compared exactly: "503" as a string never matches a status. Write numbers: [429, 503].',
-          },
         },
         maxRetries: misplaced(
           "parameters.api.retryConfig.maxRetries (at the root of retryConfig; the reference's documentation nests it wrongly)",
@@ -59,8 +73,17 @@ export const retryConfig: SchemaNode = {
       },
       additionalProperties: false,
     },
-    headerName: { type: 'string', description: 'Legacy: http.retryHeader.', examples: ['Retry-After'] },
-    httpCodes: { ...httpStatusList, description: 'Legacy: http.codes.', examples: [[503]] },
+    headerName: {
+      type: 'string',
+      description: 'Legacy: http.retryHeader. When headerName or httpCodes is present, the two replace the whole http object.',
+      examples: ['Retry-After'],
+    },
+    httpCodes: {
+      ...httpStatusList,
+      description:
+        'Legacy: http.codes, compared the same way. When headerName or httpCodes is present, the two replace the whole http object.',
+      examples: [[503]],
+    },
     curlCodes: { type: 'array', items: { type: 'integer' }, description: 'Legacy: curl.codes.', examples: [[7, 28]] },
     codes: misplaced('parameters.api.retryConfig.http.codes (or curl.codes for network errors)'),
     retryHeader: misplaced('parameters.api.retryConfig.http.retryHeader'),
@@ -105,8 +128,9 @@ export const apiHttp: SchemaNode = {
       // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
       maximum: 2147483,
       default: 30,
-      description: 'Seconds to connect (0, empty or not a number: the default).',
-      'x-hint': 'Zero, a negative number or text that is not a number means the default of 30 seconds. Write a number of seconds, e.g. 10.',
+      description:
+        'Seconds to connect. 0, a negative number, empty, or text PHP does not read as a number ("abc", "45 " with a trailing space): the default.',
+      'x-reading': timeoutReading(30),
       examples: [10],
     },
     requestTimeout: {
@@ -117,9 +141,9 @@ export const apiHttp: SchemaNode = {
       // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
       maximum: 2147483,
       default: 300,
-      description: 'Seconds for a whole request (0, empty or not a number: the default).',
-      'x-hint':
-        'Zero, a negative number or text that is not a number means the default of 300 seconds. Write a number of seconds, e.g. 60.',
+      description:
+        'Seconds for a whole request. 0, a negative number, empty, or text PHP does not read as a number ("abc", "45 " with a trailing space): the default.',
+      'x-reading': timeoutReading(300),
       examples: [60],
     },
     concurrency: {

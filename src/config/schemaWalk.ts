@@ -89,7 +89,7 @@ export class SchemaWalk {
       // A map type admits only the empty list ([] is {} to the reference): not worth naming.
       const named = node['maxItems'] === 0 ? types.filter((t) => t !== 'array') : types;
       const expected = named.map((t) => A[t] ?? t).join(' or ');
-      this.add(path, `should be ${expected}, not ${A[kindOf(value)]} (${shown(path, value)})`, node);
+      this.add(path, `should be ${expected}, not ${A[kindOf(value)]} (${shown(path, value)})`, node, value);
       return;
     }
     if (node.enum !== undefined && !node.enum.some((e) => e === value)) {
@@ -99,19 +99,27 @@ export class SchemaWalk {
         path,
         `${shown(path, value)} is not one of ${known.map((e) => JSON.stringify(e)).join(', ')}${hint ? ` (did you mean "${hint}"?)` : ''}`,
         node,
+        value,
       );
       return;
     }
     if (typeof node['pattern'] === 'string' && typeof value === 'string' && !new RegExp(node['pattern'] as string).test(value)) {
       const example = node.examples ? ` (for example ${JSON.stringify(node.examples[0])})` : '';
+      const why = node['x-reading']?.(value) ?? node.description ?? '';
       this.findings.push({
         path,
-        message: `${path}: ${shown(path, value)} is not a value the extractor accepts here${example}. ${node.description ?? ''}`.trimEnd(),
+        message: `${path}: ${shown(path, value)} is not a value the extractor accepts here${example}. ${why}`.trimEnd(),
       });
       return;
     }
     if (typeof node['minimum'] === 'number' && typeof value === 'number' && value < (node['minimum'] as number)) {
-      this.add(path, `${value} is below the minimum ${node['minimum']}`, node);
+      this.add(path, `${value} is below the minimum ${node['minimum']}`, node, value);
+      return;
+    }
+    // A value of the documented shape the run still reads otherwise (a timeout of 0 is the default).
+    const reading = node['x-reading']?.(value);
+    if (reading !== undefined) {
+      this.findings.push({ path, message: `${path}: ${reading}` });
       return;
     }
     const variant = this.variant(node, value, path);
@@ -178,9 +186,12 @@ export class SchemaWalk {
     }
   }
 
-  private add(path: string, problem: string, node: SchemaNode): void {
-    const hint = typeof node['x-hint'] === 'string' ? ` ${node['x-hint']}` : '';
-    const example = node.examples !== undefined && hint === '' ? ` Example: ${JSON.stringify(node.examples[0])}.` : '';
+  private add(path: string, problem: string, node: SchemaNode, value: Value): void {
+    const reading = node['x-reading']?.(value);
+    const hint = reading !== undefined ? ` ${reading}` : typeof node['x-hint'] === 'string' ? ` ${node['x-hint']}` : '';
+    // A reading says what the value counts as; the example then says what to write instead.
+    const example =
+      node.examples !== undefined && (hint === '' || reading !== undefined) ? ` Example: ${JSON.stringify(node.examples[0])}.` : '';
     this.findings.push({ path, message: `${path}: ${problem}; the value is tolerated but may not do what you meant.${hint}${example}` });
   }
 }

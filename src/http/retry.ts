@@ -1,8 +1,7 @@
 /**
  * Retry timing and decisions (spec 01 §3.11), kept in one module so the policy can be read
- * and tested on its own.
+ * and tested on its own. How `api.retryConfig` is read: retryOptions.ts.
  */
-import { isEmpty, isMap, member, PhpFloat, type Value } from '../php/value.ts';
 
 export interface RetryPolicy {
   maxRetries: number;
@@ -17,45 +16,6 @@ export const DEFAULT_RETRY: RetryPolicy = {
   httpCodes: [500, 502, 503, 504, 408, 420, 429],
   curlCodes: [28, 6, 7, 35, 52, 56],
 };
-
-function intList(v: Value | undefined, fallback: readonly number[]): readonly number[] {
-  if (!Array.isArray(v) && !isMap(v)) return fallback;
-  const items = Array.isArray(v) ? v : [...v.values()];
-  // Exact integer match: "503" as a string never matches.
-  return items.filter((x): x is number => typeof x === 'number');
-}
-
-function toInt(v: Value | undefined, fallback: number): number {
-  if (typeof v === 'number') return Math.trunc(v);
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'string' && /^\s*[+-]?\d/.test(v)) return parseInt(v, 10);
-  if (v instanceof PhpFloat) return Math.trunc(v.value);
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  return fallback;
-}
-
-/** Reads `api.retryConfig`; used only when it is a non-empty object. */
-export function retryPolicyFrom(config: Value | undefined): RetryPolicy {
-  if (!isMap(config) || isEmpty(config)) return DEFAULT_RETRY;
-  let http = member(config, 'http');
-  const legacyHeader = member(config, 'headerName');
-  const legacyCodes = member(config, 'httpCodes');
-  if (legacyHeader !== undefined || legacyCodes !== undefined) {
-    http = new Map<string, Value>([
-      ['retryHeader', legacyHeader ?? null],
-      ['codes', legacyCodes ?? null],
-    ]) as Value;
-  }
-  const curl = member(config, 'curlCodes') !== undefined ? new Map([['codes', member(config, 'curlCodes')!]]) : member(config, 'curl');
-  const header = member(http, 'retryHeader');
-  return {
-    maxRetries: toInt(member(config, 'maxRetries'), DEFAULT_RETRY.maxRetries),
-    retryHeader: typeof header === 'string' && header !== '' ? header : DEFAULT_RETRY.retryHeader,
-    httpCodes: member(http, 'codes') == null ? DEFAULT_RETRY.httpCodes : intList(member(http, 'codes'), DEFAULT_RETRY.httpCodes),
-    curlCodes:
-      member(curl as Value, 'codes') == null ? DEFAULT_RETRY.curlCodes : intList(member(curl as Value, 'codes'), DEFAULT_RETRY.curlCodes),
-  };
-}
 
 export type Outcome = { status: number; headers: Record<string, string | string[] | undefined> } | { curlCode: number };
 

@@ -13,7 +13,7 @@ import { phpString } from '../php/stringConversion.ts';
 import { sameValue } from '../php/equality.ts';
 import type { PhpArray, Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
-import { applyResponseFilter } from '../mapping/responseFilter.ts';
+import { applyResponseFilter, FilterEdits } from '../mapping/responseFilter.ts';
 import type { RecordSink } from '../mapping/recordSink.ts';
 import { createScroller } from '../pagination/index.ts';
 import type { JobInstance, Scroller } from '../pagination/scroller.ts';
@@ -207,6 +207,9 @@ export class JobRunner {
     // The prefetched response stands for the first request only if that is what was sent.
     let early = prefetch?.sentAs(request) ? prefetch : undefined;
     let previous: Value | undefined;
+    // What the response filter replaced in `previous`: undone while the next response is compared
+    // with it, since the reference compares the responses as decoded (§3.1.1, issue 33).
+    let previousEdits = new FilterEdits();
     let previousRequest: PhpArray | undefined;
     let previousRecords: Value[] = [];
     let page = 0;
@@ -228,7 +231,7 @@ export class JobRunner {
         response = await this.sendPage(path, description, [...run.order, page], ahead, page);
       }
       const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger, recordsAt(job.dataField));
-      if (previous !== undefined && sameValue(previous, value)) {
+      if (previous !== undefined && previousEdits.whileUndone(() => sameValue(previous!, value))) {
         logger.debug(`Job '${job.identity!}' finished when last response matched the previous!`);
         if (page === 1 && previousRecords.length > 0 && previousRequest !== undefined) {
           identicalPageWarning(logger, { endpoint: template, path }, previousRequest, description, this.ctx.api.pagination, true);
@@ -237,7 +240,8 @@ export class JobRunner {
         break;
       }
       let records = extractRecords(value, job.dataField, shownEndpoint, logger, path);
-      records = applyResponseFilter(records, job.responseFilter, job.responseFilterDelimiter, this.ctx.compatLevel);
+      const edits = new FilterEdits();
+      records = applyResponseFilter(records, job.responseFilter, job.responseFilterDelimiter, this.ctx.compatLevel, edits);
       if (maxRecords !== undefined && recordCount + records.length > maxRecords) records = records.slice(0, maxRecords - recordCount);
       recordCount += records.length;
       // The same records again while the response differs (a timestamp, a request id): the API
@@ -251,6 +255,7 @@ export class JobRunner {
       this.progress({ pages: 1, records: records.length, job: run.topEndpoint });
       await this.runChildren(run, records, [...run.order, page]);
       previous = value;
+      previousEdits = edits;
       previousRequest = description;
       previousRecords = records;
       // A test read stops the instance here; the scroller is not consulted (nothing more is sent).

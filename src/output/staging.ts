@@ -16,18 +16,36 @@ import type { TableSink, TableWriter } from './tableSink.ts';
  * `mappings`) and are used as they are, so a name that is not a plain file name is refused:
  * `../x` would write outside `out/tables`; `a/b` and over-long names would crash the run.
  */
-function checkedFileName(file: string, configPath: string): string {
-  const problem = /[/\\\0]/.test(file)
+function fileNameProblem(file: string): string | undefined {
+  return /[/\\\0]/.test(file)
     ? 'contains "/", "\\" or a NUL character'
     : file === '' || file === '.' || file === '..'
       ? 'is empty or a relative path'
       : Buffer.byteLength(file) + '.manifest'.length > 255
         ? 'is too long for a file name'
         : undefined;
+}
+
+function problemMessage(file: string, problem: string): string {
+  return `The output table name "${file}" ${problem}. Check "outputBucket", "id", the jobs' "dataType" and "mappings".`;
+}
+
+function checkedFileName(file: string, configPath: string): string {
+  const problem = fileNameProblem(file);
   if (problem === undefined) return file;
-  throw new UserError(`The output table name "${file}" ${problem}. Check "outputBucket", "id", the jobs' "dataType" and "mappings".`, {
-    configPath,
-  });
+  throw new UserError(problemMessage(file, problem), { configPath });
+}
+
+/**
+ * A table (not bucket) name that cannot be a file: the reference writes its tables only after the
+ * whole extraction (spec 01 §1.4) and crashes there (exit 2), so the run goes on to that point and
+ * fails then, with the same one line (issue 33).
+ */
+function unwritableTable(file: string, problem: string): ApplicationError {
+  return new ApplicationError(
+    `${problemMessage(file, problem)} The tables are written after the extraction, so the run fails only now, as the reference does.`,
+    { context: { configPath: 'parameters.config.mappings' } },
+  );
 }
 
 /** The writer of a table that is not written (empty name): rows are counted nowhere. */
@@ -39,6 +57,8 @@ export class OutputStaging {
   private readonly tablesDir: string;
   private readonly tables = new Map<string, TableFile>();
   private readonly manifests = new Map<string, string>();
+  /** Tables whose names cannot be files, by the name they were opened with: the run fails when it writes them. */
+  private readonly unwritable = new Map<string, ApplicationError>();
 
   private readonly rename: RenameFile;
 
@@ -77,7 +97,14 @@ export class OutputStaging {
           opened.set(name, DROPPED);
           return DROPPED;
         }
-        const file = OutputStaging.fileName(bucket, name);
+        if (bucket !== null) checkedFileName(bucket, 'parameters.config.outputBucket');
+        const file = bucket === null ? name : `${bucket}.${name}`;
+        const problem = fileNameProblem(file);
+        if (problem !== undefined) {
+          this.unwritable.set(file, unwritableTable(file, problem));
+          opened.set(name, DROPPED);
+          return DROPPED;
+        }
         const table = this.tables.get(file) ?? new TableFile(path.join(this.dir, 'tables', file), header);
         this.tables.set(file, table);
         opened.set(name, table);
@@ -94,9 +121,16 @@ export class OutputStaging {
     return this.tables.get(file)?.header;
   }
 
+  /** Fails as the reference does when a table opened during the extraction cannot be written (`file` as `fileName` gives it). */
+  checkWritable(bucket: string | null, table: string): void {
+    const failure = this.unwritable.get(bucket === null ? table : `${bucket}.${table}`);
+    if (failure !== undefined) throw failure;
+  }
+
   /** Writes a header-only table (spec 04 §7.10). */
   addHeaderOnly(file: string, header: readonly string[]): void {
-    checkedFileName(file, 'parameters.config.mappings');
+    const problem = fileNameProblem(file);
+    if (problem !== undefined) throw unwritableTable(file, problem);
     const table = new TableFile(path.join(this.dir, 'tables', file), header);
     this.tables.set(file, table);
   }

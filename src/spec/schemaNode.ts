@@ -35,6 +35,12 @@ export type SchemaNode = {
   'x-check'?: boolean;
   /** With `oneOf`: the member whose `const` picks the variant (pagination `method`, auth `type`). */
   'x-discriminator'?: string;
+  /**
+   * For a value the documented shape does not admit but the run still reads: what it counts as, in
+   * words, from the reader the run itself uses (so the warning and the behaviour cannot disagree).
+   * Undefined: no note for that value. Not part of the JSON Schema (functions are not serialised).
+   */
+  'x-reading'?: (value: unknown) => string | undefined;
 };
 
 /** PHP `empty()` as a schema: null, false, 0, "", "0", [] or {}. */

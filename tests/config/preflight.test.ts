@@ -107,11 +107,28 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
       config({ http: { requestTimeout: 'abc', connectTimeout: -5 } }, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }),
     );
     const w = warnings(r.lines).join('\n');
-    assert.match(w, /parameters\.api\.http\.requestTimeout: "abc" is not a value the extractor accepts here .*not a number: the default/);
-    assert.match(w, /parameters\.api\.http\.connectTimeout: -5 is below the minimum 0; .*means the default of 30 seconds/);
+    assert.match(
+      w,
+      /parameters\.api\.http\.requestTimeout: "abc" is not a value the extractor accepts here .*"abc" is not a number: it counts as the default of 300 seconds/,
+    );
+    assert.match(
+      w,
+      /parameters\.api\.http\.connectTimeout: -5 is below the minimum 0; .*-5 is not a positive number: it counts as the default of 30 seconds/,
+    );
     assert.equal(r.code, 0);
+    // Issue 33: the warning comes from the reader the run uses, so it is there exactly when the
+    // value is not used as written: 0 and "45 " (not numeric to PHP 7.4) are the default too.
+    const defaults = await run(
+      config({ http: { requestTimeout: '45 ', connectTimeout: 0 } }, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }),
+    );
+    const d = warnings(defaults.lines).join('\n');
+    assert.match(
+      d,
+      /requestTimeout: "45 " is not a value the extractor accepts here .*"45 " is not a number: it counts as the default of 300 seconds/,
+    );
+    assert.match(d, /connectTimeout: 0 does not turn the timeout off: it counts as the default of 30 seconds/);
     const clean = await run(
-      config({ http: { requestTimeout: ' 45 ', connectTimeout: 0 } }, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }),
+      config({ http: { requestTimeout: ' 45', connectTimeout: 2.5 } }, { jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }),
     );
     assert.deepEqual(warnings(clean.lines), []);
   });

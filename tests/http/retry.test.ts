@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_RETRY, parseHttpDate, retryDelayMs, retryPolicyFrom, shouldRetry } from '../../src/http/retry.ts';
+import { DEFAULT_RETRY, parseHttpDate, retryDelayMs, shouldRetry } from '../../src/http/retry.ts';
+import { retryPolicyFrom } from '../../src/http/retryOptions.ts';
 import { decodeJson } from '../../src/php/jsonDecode.ts';
 
 const now = 1_700_000_000;

@@ -4,7 +4,8 @@ import { decodeJson } from '../../src/php/jsonDecode.ts';
 import { pjson } from '../../src/php/jsonEncode.ts';
 import type { Value } from '../../src/php/value.ts';
 import { UserError } from '../../src/errors/UserError.ts';
-import { applyResponseFilter } from '../../src/mapping/responseFilter.ts';
+import { applyResponseFilter, FilterEdits } from '../../src/mapping/responseFilter.ts';
+import { sameValue } from '../../src/php/equality.ts';
 
 const f = (json: string, filter: Value, compat: number, delim: Value = null) =>
   pjson(applyResponseFilter(decodeJson(json, 'response') as Value[], filter, delim, compat), 'p17');
@@ -52,4 +53,26 @@ test('a rest segment "0" is a path, not "no rest": through a list it changes not
   assert.equal(f('[{"e":[]},{"e":[1]}]', 'e/0', 3, '/'), '[{"e":[]},{"e":[1]}]');
   assert.equal(f('[{"e":{"0":{"x":1}}}]', 'e.0', 3), '[{"e":{"0":"{\\"x\\":1}"}}]');
   assert.equal(f('[{"e":{"0":true}}]', 'e.0', 2), '[{"e":{"0":"1"}}]');
+});
+
+test('a path ending with its delimiter walks into the member and looks for a member named "" (issue 33)', () => {
+  // The reference filters nothing: `a/` is `a`, then the path "" inside it.
+  assert.equal(f('[{"a":[1,2]}]', 'a/', 3, '/'), '[{"a":[1,2]}]');
+  assert.equal(f('[{"a":{"b":1}}]', 'a.', 3), '[{"a":{"b":1}}]');
+  assert.equal(f('[{"..":"x"}]', '../', 3, '/'), '[{"..":"x"}]');
+  assert.equal(f('[{"t":[{"b":1}]}]', 't[].', 3), '[{"t":[{"b":1}]}]');
+  // ... so only a member really named "" is encoded.
+  assert.equal(f('[{"a":{"":{"b":1}}}]', 'a.', 3), '[{"a":{"":"{\\"b\\":1}"}}]');
+});
+
+test('the edits of a filter show the response as decoded while a reader looks, then the filtered one again (issue 33)', () => {
+  const text = '{"items":[{"id":1,"tags":[1,2],"c":[{"p":{"a":1}}]},{"id":2,"tags":"x"}]}';
+  const response = decodeJson(text, 'response') as Map<string, Value>;
+  const edits = new FilterEdits();
+  applyResponseFilter(response.get('items') as Value[], ['tags', 'c[].p'], null, 3, edits);
+  const filtered = pjson(response, 'p17');
+  assert.equal(filtered, '{"items":[{"id":1,"tags":"[1,2]","c":[{"p":"{\\"a\\":1}"}]},{"id":2,"tags":"\\"x\\""}]}');
+  assert.ok(!sameValue(response, decodeJson(text, 'response')));
+  assert.ok(edits.whileUndone(() => sameValue(response, decodeJson(text, 'response'))));
+  assert.equal(pjson(response, 'p17'), filtered, 'the filtered records are back');
 });

@@ -554,9 +554,11 @@ const CASES: Case[] = [
       jobs: J,
       mappings: { users: { id: 'id', items: { type: 'table', destination: '../x', tableMapping: { x: 'x' } } } },
     }),
+    // The reference fails when it writes the tables, after the extraction: exit 2 (issue 33).
     message:
-      'The output table name "b.../x" contains "/", "\\" or a NUL character. Check "outputBucket", "id", the jobs\' "dataType" and "mappings".',
-    path: 'parameters.config',
+      'The output table name "b.../x" contains "/", "\\" or a NUL character. Check "outputBucket", "id", the jobs\' "dataType" and "mappings". The tables are written after the extraction, so the run fails only now, as the reference does.',
+    path: 'parameters.config.mappings',
+    code: 2,
   },
   {
     name: 'outputBucket too long for a file name',
@@ -571,8 +573,9 @@ const CASES: Case[] = [
       jobs: J,
       mappings: { users: { id: 'id', items: { type: 'table', destination: 't'.repeat(250), tableMapping: { x: 'x' } } } },
     }),
-    message: `The output table name "b.${'t'.repeat(250)}" is too long for a file name. Check "outputBucket", "id", the jobs' "dataType" and "mappings".`,
-    path: 'parameters.config',
+    message: `The output table name "b.${'t'.repeat(250)}" is too long for a file name. Check "outputBucket", "id", the jobs' "dataType" and "mappings". The tables are written after the extraction, so the run fails only now, as the reference does.`,
+    path: 'parameters.config.mappings',
+    code: 2,
   },
   // Wrong shapes of `iterations` (the reference crashes on them): a user error, before any request.
   ...(['x', 5, true] as const).map((value) => ({

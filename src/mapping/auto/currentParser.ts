@@ -9,7 +9,7 @@ import { writeValueRow, type TableSink, type TableWriter } from '../../output/ta
 import { ApplicationError } from '../../errors/ApplicationError.ts';
 import { UserError } from '../../errors/UserError.ts';
 import { safe } from './names.ts';
-import { type SNode, type Structure, currentStructureVersion } from './structure.ts';
+import { type SNode, type Structure, currentStructureVersion, notAParentColumn } from './structure.ts';
 import { StructureError } from '../../errors/StructureError.ts';
 import { type Pause, SLICE_RECORDS } from '../../output/pause.ts';
 
@@ -328,7 +328,7 @@ const NO_KEYS: readonly string[] = [];
 /** Some of `keys` is not a parent column of `row` yet (§4.5). */
 function unregistered(row: SNode, keys: readonly string[]): boolean {
   for (let i = 0; i < keys.length; i++) {
-    if (row.props.get(keys[i]!)?.type !== 'parent') return true;
+    if (row.props.get(keys[i]!)?.type !== 'parent' && !notAParentColumn(row, keys[i]!)) return true;
   }
   return false;
 }

@@ -66,6 +66,15 @@ export class SNode {
   }
 }
 
+/**
+ * A parent key the reference never registers as a column of `row`: `nodeType` on a row of scalar
+ * records (its value then lands in the `data` cell, the row's own header name — issue 33). On an
+ * object row the reference's result is undetermined; there it stays an ordinary column.
+ */
+export function notAParentColumn(row: SNode, key: string): boolean {
+  return key === 'nodeType' && row.nodeType === 'scalar';
+}
+
 /** PHP `empty()` of a header name: absent, "" or "0". */
 function emptyName(n: string | undefined): boolean {
   return n === undefined || n === '' || n === '0';
@@ -307,6 +316,7 @@ export class Structure {
   registerParents(row: SNode, pc: [string, Value][]): void {
     const keys = pc.map((e) => e[0]);
     for (let k of keys) {
+      if (notAParentColumn(row, k)) continue;
       // Properties are stored as `_<name>`, so `nodeType`, `headerNames` or `type` are ordinary
       // columns (the reference writes them, issue 22); so is `[]` (the reference fails on it).
       const existing = row.props.get(k);

@@ -325,14 +325,18 @@ test('a member named "[]" that the reference cannot save (it exits 2): an ordina
   assert.match(pjson(p.stateEntries().struct, 'shortest'), /"\[\]":\{"_\[\]":\{"nodeType":"scalar","headerNames":""\},"_id"/);
 });
 
-test('userData keys "headerNames", "nodeType", "type" are ordinary parent columns (issue 22)', async () => {
+test('userData keys "headerNames", "nodeType", "type" are ordinary parent columns (issue 22), but "nodeType" on scalar records (issue 33)', async () => {
   const pc = new Map<string, Value>([
     ['headerNames', true],
     ['nodeType', 'n'],
     ['type', 'x'],
   ]);
+  // Scalar records: the reference registers no `nodeType` column; its value lands in `data`.
   const { sink } = await run([['[1]', 'u', pc]]);
-  assert.equal(renderBytes(sink, 'u'), '"data","headerNames","nodeType","type"\n"1","1","n","x"\n');
+  assert.equal(renderBytes(sink, 'u'), '"data","headerNames","type"\n"n","1","x"\n');
+  // Object records: an ordinary column (the reference's result there is undetermined).
+  const objects = await run([['[{"id":1}]', 'o', pc]]);
+  assert.equal(renderBytes(objects.sink, 'o'), '"id","headerNames","nodeType","type"\n"1","1","n","x"\n');
   // Clashing with a property of the record: renamed `_u0` like any other key.
   const clash = await run([['[{"headerNames":[1]}]', 'a', new Map<string, Value>([['headerNames', 1.5]])]]);
   assert.equal(
