@@ -7,7 +7,8 @@ import type { FunctionEnv } from '../functions/index.ts';
 import { PhpArray, type Value } from '../php/value.ts';
 import { HelperError, PY } from './envelope.ts';
 import { objectAt, userParameters } from './dialect.ts';
-import { buildHelperAuth, type HelperAuth } from './helperAuth.ts';
+import { createHelperAuthenticator, type HelperAuthenticator } from '../auth/helper.ts';
+import { helperDialect } from './helperDialect.ts';
 import { pythonTypeName } from './pythonValues.ts';
 
 export interface ActionContext {
@@ -21,7 +22,8 @@ export interface ActionContext {
   baseUrl: string;
   /** §2.2, evaluated once at start-up. */
   user: Map<string, Value>;
-  auth: HelperAuth;
+  /** From src/auth's sync-action registry; the HTTP client applies it before every attempt. */
+  auth: HelperAuthenticator;
   env: FunctionEnv;
   /** Aborted when the time limit is reached: no new request or pause starts after that. */
   signal: AbortSignal;
@@ -52,6 +54,6 @@ export function createContext(action: string, root: Value, env: FunctionEnv, lim
     throw new HelperError(PY.attribute, `'${pythonTypeName(base)}' object has no attribute 'endswith'`);
   }
   const user = userParameters(config, env);
-  const auth = buildHelperAuth(api, config, env);
+  const auth = createHelperAuthenticator({ config, api, dialect: helperDialect(env) });
   return { action, root: rootMap, parameters, config, api, baseUrl: base ?? '', user, auth, env, ...limits, debugLog, cleanup: [] };
 }

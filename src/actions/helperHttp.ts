@@ -5,11 +5,14 @@
  * `codes`), no per-request timeout (the action's 60 s limit bounds everything), the response
  * headers as received, and one `debug_log` line per request.
  */
+import type { HelperAuthenticator, HelperLoginRequest, HelperLoginResponse } from '../auth/helper.ts';
 import { HttpClient } from '../http/client.ts';
 import { HeaderList } from '../http/headers.ts';
-import type { PreparedRequest } from '../http/prepared.ts';
+import type { PreparedRequest, RequestUrl } from '../http/prepared.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.ts';
 import { Transport } from '../http/transport.ts';
+import { originOf } from '../http/origin.ts';
+import { hostHeader, requestTarget } from '../http/prepared.ts';
 import { resolveUrl } from '../http/url.ts';
 import type { Logger } from '../logging/logger.ts';
 import { SecretRegistry } from '../logging/redact.ts';
@@ -87,6 +90,19 @@ export interface HttpSessionContext {
   deadlineMs: number;
   /** Lines of `debug_log` (spec 05 §5.2). */
   debugLog: string[];
+  /** Applied by the client before every attempt inside the credential scope. */
+  auth: HelperAuthenticator;
+}
+
+/**
+ * Where credentials go (issue 32 #1): the extraction's credential scope (config/credentialOrigins.ts)
+ * — the origins of the base URL, the login endpoint, absolute job endpoints and
+ * `api.credentialOrigins`. Outside it an attempt goes without authentication and without the
+ * headers and query values that carry a secret (`secrets`: the answer's masked values).
+ */
+export interface CredentialLimits {
+  scope: (url: RequestUrl) => boolean;
+  secrets: readonly string[];
 }
 
 function retryPolicy(ctx: HttpSessionContext): RetryPolicy {
@@ -153,7 +169,7 @@ export class HelperHttp {
   private readonly withRetries: HttpClient;
   private readonly once: HttpClient;
 
-  constructor(ctx: HttpSessionContext) {
+  constructor(ctx: HttpSessionContext, limits: CredentialLimits) {
     this.ctx = ctx;
     const ca = pem(ctx.api.get('caCertificate'));
     const cert = pem(ctx.api.get('#clientCertificate'));
@@ -166,6 +182,8 @@ export class HelperHttp {
       ...(cert ? { cert, key: cert } : {}),
     });
     const logger = this.logger();
+    for (const secret of limits.secrets) logger.secrets.add(secret);
+    const scoped = { credentialScope: limits.scope, withheldFrom: new Set<string>() };
     const sleep = (ms: number): Promise<void> =>
       new Promise((resolve, reject) => {
         if (ctx.signal.aborted) return reject(ctx.signal.reason);
@@ -186,6 +204,8 @@ export class HelperHttp {
       logger,
       sleep,
       maxRedirects: HELPER_MAX_REDIRECTS,
+      authenticator: ctx.auth,
+      ...scoped,
     });
     this.once = new HttpClient({
       transport: this.transport,
@@ -193,6 +213,7 @@ export class HelperHttp {
       logger,
       sleep,
       maxRedirects: HELPER_MAX_REDIRECTS,
+      ...scoped,
     });
   }
 
@@ -217,8 +238,21 @@ export class HelperHttp {
     this.transport.close();
   }
 
-  /** Sends one request; `retries` false for the login request (sent once, §2.5). */
-  async send(request: HelperRequest, retries = true): Promise<HelperResponse> {
+  /** The login request (spec 05 §2.5): sent once, unauthenticated, no retries. */
+  async login(request: HelperLoginRequest): Promise<HelperLoginResponse> {
+    const sent: HelperRequest = { method: request.method, url: request.url, headers: LIBRARY_HEADERS.map(([n, v]) => [n, v]), body: null };
+    for (const [name, value] of request.headers) setHeader(sent.headers, name, value);
+    if (request.body !== null) {
+      sent.body = request.body.text;
+      setHeader(sent.headers, 'Content-Length', String(Buffer.byteLength(sent.body)));
+      if (!sent.headers.some(([n]) => n.toLowerCase() === 'content-type')) sent.headers.push(['Content-Type', request.body.contentType]);
+    }
+    const response = await this.send(sent, false);
+    return { status: response.status, reason: response.reason, text: response.text, url: response.request.url };
+  }
+
+  /** Sends one API request, authenticated by the client; `authenticated` false for the login (sent once). */
+  async send(request: HelperRequest, authenticated = true): Promise<HelperResponse> {
     this.ctx.signal.throwIfAborted();
     const url = parseRequestUrl(request.url);
     const headers = new HeaderList();
@@ -238,31 +272,30 @@ export class HelperHttp {
       body: request.body === null ? undefined : Buffer.from(request.body, 'utf8'),
       authHeaders: new Set(),
     };
-    const response = await (retries ? this.withRetries : this.once).send(prepared, false);
-    const sent = response.request;
-    const port = sent.url.port ?? (sent.url.scheme === 'https' ? 443 : 80);
-    const target = sent.url.query ? `${sent.url.path || '/'}?${sent.url.query}` : sent.url.path || '/';
+    const response = await (authenticated ? this.withRetries : this.once).send(prepared, authenticated);
+    const sent = response.sent;
+    const target = requestTarget(sent.url);
     const length = response.headers['content-length'] ?? 'None';
-    this.ctx.debugLog.push(
-      `${sent.url.scheme}://${sent.url.host}:${port} "${sent.method} ${target} HTTP/1.1" ${response.status} ${length}`,
-    );
-    const redirected = sent !== prepared;
+    this.ctx.debugLog.push(`${originOf(sent.url)} "${sent.method} ${target} HTTP/1.1" ${response.status} ${length}`);
+    // Not redirected: the URL as built (an explicit `:80` kept, as `requests` reports it) with what authentication added.
+    const authority = response.request === prepared ? AUTHORITY.exec(request.url)![0] : `${sent.url.scheme}://${hostHeader(sent.url)}`;
     return {
       status: response.status,
       reason: response.statusText,
       headers: receivedHeaders(response.rawHeaders ?? []),
       text: response.body.toString('utf8'),
-      request: redirected
-        ? {
-            method: sent.method === 'POST' ? 'POST' : 'GET',
-            url: `${sent.url.scheme}://${sent.url.host}${sent.url.port ? `:${sent.url.port}` : ''}${target}`,
-            headers: sent.headers.entries.filter((e) => e.name !== 'Host').map((e) => [e.name, e.values.join(', ')]),
-            body: sent.body === undefined ? null : sent.body.toString('utf8'),
-          }
-        : request,
+      request: {
+        method: sent.method === 'POST' ? 'POST' : 'GET',
+        url: `${authority}${target}`,
+        headers: sent.headers.entries.filter((e) => e.name !== 'Host').map((e) => [e.name, e.values.join(', ')]),
+        body: sent.body === undefined ? null : sent.body.toString('utf8'),
+      },
     };
   }
 }
+
+/** `scheme://authority` of an absolute URL. */
+const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
 
 /** The URL parts of a request, with the errors `requests` raises for unusable URLs. */
 function parseRequestUrl(url: string) {

@@ -4,6 +4,7 @@
  * expanded per level), with the helper's headers, query, body and URL rules. Requests go through
  * the extractor's HTTP client (helperHttp.ts).
  */
+import { credentialScope } from '../config/credentialOrigins.ts';
 import { CurlError } from '../errors/CurlError.ts';
 import { TooManyRedirects } from '../http/client.ts';
 import { resolveUrl } from '../http/url.ts';
@@ -25,6 +26,7 @@ import {
 } from './helperHttp.ts';
 import { dict, pythonJson, pythonStr } from './pythonValues.ts';
 import { placeholderValues, selectRecords } from './records.ts';
+import { secretsOf } from './secrets.ts';
 
 /** The reference's MAX_CHILD_CALLS. */
 const MAX_CHILD_CALLS = 20;
@@ -58,8 +60,9 @@ function withoutAuthEntries(entries: Map<string, Value>, ctx: ActionContext, res
   for (const [name, value] of entries) {
     // Under bearer an object-valued Authorization is the UI's placeholder for the token. (The
     // reference crashes on object values under other names; we keep them: undetermined, §4.2.)
-    if (ctx.auth.method === 'bearer' && value instanceof Map && name === 'Authorization') continue;
-    if (ctx.auth.method !== 'bearer' && typeof value === 'string' && reserved.has(value)) continue;
+    const placeholders = ctx.auth.dropsAuthorizationPlaceholder === true;
+    if (placeholders && value instanceof Map && name === 'Authorization') continue;
+    if (!placeholders && typeof value === 'string' && reserved.has(value)) continue;
     out.set(name, value);
   }
   return out;
@@ -107,7 +110,6 @@ export function buildRequest(ctx: ActionContext, job: Map<string, Value>, endpoi
       request.headers.push(['Content-Type', method === 'POST' ? 'application/json' : 'application/x-www-form-urlencoded']);
     }
   }
-  ctx.auth.apply(request);
   return request;
 }
 
@@ -135,9 +137,10 @@ export async function runChain(ctx: ActionContext): Promise<ChainResult> {
     ctx.baseUrl,
     (ctx.config.get('jobs') as Value[])[top] as Map<string, Value>,
   );
-  const http = new HelperHttp(ctx);
+  const scope = credentialScope(ctx.api, ctx.baseUrl, undefined, ctx.config.get('jobs'));
+  const http = new HelperHttp(ctx, { scope, secrets: secretsOf(ctx) });
   ctx.cleanup.push(() => http.close());
-  await ctx.auth.login(http, ctx.baseUrl);
+  await ctx.auth.login?.(ctx.baseUrl, (request) => http.login(request));
   const reserved = reservedNames(ctx.parameters, new Set());
   const result: ChainResult = { chain, records: [], response: undefined, httpError: undefined };
   const slots: Value[] = chain.map(() => dict());

@@ -26,7 +26,7 @@ export function secretsOf(ctx: ActionContext): string[] {
     const text = secretText(value);
     if (text !== undefined) out.push(text);
   }
-  out.push(...ctx.auth.secrets);
+  out.push(...ctx.auth.secrets());
   return out.filter((s) => s !== '');
 }
 
