@@ -84,3 +84,21 @@ test('api.ssl_verify: false reaches a self-signed server, with a WARNING in debu
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test('test_request answers with every response header, 1500 of them (Node kept 1000 and dropped the rest silently)', async () => {
+  const many = await startServer((_req, res) => {
+    const raw: string[] = ['Content-Type', 'application/json'];
+    for (let i = 0; i < 1500; i++) raw.push(`X-H-${i}`, String(i));
+    res.writeHead(200, raw);
+    res.end('[{"id": 1}]');
+  });
+  try {
+    const r = await testRequest(`${many.url}/`, 'x');
+    assert.equal(r.code, 0, r.stderr);
+    const headers = r.answer().response.headers;
+    assert.equal(Object.keys(headers).filter((n) => n.startsWith('X-H-')).length, 1500);
+    assert.equal(headers['X-H-1499'], '1499');
+  } finally {
+    await many.close();
+  }
+});
