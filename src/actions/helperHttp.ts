@@ -219,19 +219,10 @@ export class HelperHttp {
 
   /** The client's retry messages go to `debug_log`; nothing reaches stdout or stderr. */
   private logger(): Logger {
-    const push = (message: string, context?: Record<string, unknown>): void => {
+    return linesLogger((message, context) => {
       if (message.startsWith('Http request failed') && context) this.lastFailure = context;
       this.ctx.debugLog.push(message);
-    };
-    return {
-      debug: push,
-      info: push,
-      warning: push,
-      error: push,
-      setLevel: () => {},
-      isDebug: () => false,
-      secrets: new SecretRegistry(),
-    };
+    });
   }
 
   close(): void {
@@ -296,6 +287,19 @@ export class HelperHttp {
 
 /** `scheme://authority` of an absolute URL. */
 const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/** A logger whose every line goes to `write` (the actions' `debug_log`), whatever its level. */
+export function linesLogger(write: (message: string, context?: Record<string, unknown>) => void): Logger {
+  return {
+    debug: write,
+    info: write,
+    warning: write,
+    error: write,
+    setLevel: () => {},
+    isDebug: () => false,
+    secrets: new SecretRegistry(),
+  };
+}
 
 /** The URL parts of a request, with the errors `requests` raises for unusable URLs. */
 function parseRequestUrl(url: string) {

@@ -84,7 +84,7 @@ export function buildRequest(ctx: ActionContext, job: Map<string, Value>, endpoi
   const params = job.get('params');
   if (method === 'GET' && params instanceof Map) for (const [k, v] of params) query.set(k, v);
   const filledQuery = new PhpArray(fill(query, ctx.user, ctx.env, true) as Map<string, Value>);
-  addFirstPageParameters(filledQuery, ctx.api, job);
+  addFirstPageParameters(ctx, filledQuery, job);
 
   const base = ctx.baseUrl.endsWith('/') ? ctx.baseUrl : `${ctx.baseUrl}/`;
   const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:/;
