@@ -77,7 +77,10 @@ function methodOf(job: Map<string, Value>): 'GET' | 'POST' | 'FORM' {
 export function buildRequest(ctx: ActionContext, job: Map<string, Value>, endpoint: string, reserved: Set<string>): HelperRequest {
   const method = methodOf(job);
   const http = objectAt(ctx.api, 'http');
-  const headerConfig = withoutAuthEntries(objectAt(http, 'headers'), ctx, reserved);
+  // `parameters.config.http.headers` too, over `api.http.headers`, as the run sends them: the helper
+  // ignores them, so a configuration that runs answered 401 here (a documented difference).
+  const defaults = new PhpArray([...objectAt(http, 'headers'), ...objectAt(objectAt(ctx.config, 'http'), 'headers')]);
+  const headerConfig = withoutAuthEntries(defaults, ctx, reserved);
   for (const [k, v] of objectAt(job, 'headers')) headerConfig.set(k, v);
   const headers = fill(headerConfig, ctx.user, ctx.env, true) as Map<string, Value>;
   const query = withoutAuthEntries(objectAt(objectAt(http, 'defaultOptions'), 'params'), ctx, reserved);

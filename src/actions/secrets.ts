@@ -31,27 +31,50 @@ export function secretsOf(ctx: ActionContext): string[] {
 }
 
 /**
- * Each secret in turn, in every form it takes in a URL, a body or a header (percent-encoded,
- * JSON-escaped, base64: redact.ts's forms, plus Python's JSON escaping, which keeps `/`), longest
- * form first. The reference replaces the raw text only, so a token in a query string shows
- * percent-encoded; here it does not.
+ * Characters that continue a word around a secret: a secret is hidden where it stands as a value
+ * (a header or query value, userinfo, a JSON string, a whole path segment), never inside a longer
+ * word — with `#token` = `token`, the path `/001-token-header/` stays as it is. A `.` continues a
+ * word only when a word character follows (`token.json`), not at the end of a sentence.
  */
+const BEFORE = String.raw`(?<![\p{L}\p{N}_~%+.\-])`;
+const AFTER = String.raw`(?![\p{L}\p{N}_~%+\-]|\.[\p{L}\p{N}])`;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** A secret's forms in a URL, a body or a header: redact.ts's, plus Python's JSON escaping (keeps `/`). */
+function formsOf(secret: string): string[] {
+  const forms = new Set([secret, ...derivedForms(secret), pjsonString(secret).slice(1, -1).replaceAll('\\/', '/')]);
+  return [...forms].filter((f) => f !== '').sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Each secret in turn, in every form it takes, where it stands as a value, longest form first.
+ * The reference replaces the raw text only, anywhere (a token in a query string shows
+ * percent-encoded; a short one mangles every word that contains it); here neither happens.
+ */
+export function secretMasker(secrets: readonly string[]): (text: string) => string {
+  const patterns = secrets.map((secret) => new RegExp(`${BEFORE}(?:${formsOf(secret).map(escapeRegExp).join('|')})${AFTER}`, 'gu'));
+  return (text) => patterns.reduce((out, pattern) => out.replace(pattern, HIDDEN_TEXT), text);
+}
+
 export function maskSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    const forms = new Set([secret, ...derivedForms(secret), pjsonString(secret).slice(1, -1).replaceAll('\\/', '/')]);
-    for (const form of [...forms].filter((f) => f !== '').sort((a, b) => b.length - a.length)) out = out.split(form).join(HIDDEN_TEXT);
-  }
-  return out;
+  return secretMasker(secrets)(text);
 }
 
 /** The strings inside an answer value (lists and objects walked; keys kept) with secrets masked. */
 export function maskSecretsInValue(v: Value, secrets: readonly string[]): Value {
-  if (typeof v === 'string') return maskSecrets(v, secrets);
-  if (Array.isArray(v)) return v.map((x) => maskSecretsInValue(x, secrets));
-  if (v instanceof Map) {
-    const entries = [...v].map(([k, x]) => [k, maskSecretsInValue(x, secrets)] as [string, Value]);
-    return v instanceof PhpArray ? new PhpArray(entries) : new JsonObject(entries);
-  }
-  return v;
+  if (secrets.length === 0) return v;
+  const mask = secretMasker(secrets);
+  const walk = (x: Value): Value => {
+    if (typeof x === 'string') return mask(x);
+    if (Array.isArray(x)) return x.map(walk);
+    if (x instanceof Map) {
+      const entries = [...x].map(([k, e]) => [k, walk(e)] as [string, Value]);
+      return x instanceof PhpArray ? new PhpArray(entries) : new JsonObject(entries);
+    }
+    return x;
+  };
+  return walk(v);
 }
