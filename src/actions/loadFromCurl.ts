@@ -51,7 +51,11 @@ export function curlToJob(command: string, baseUrl: string): JsonObject {
     if (curl.query.size > 0) throw userError('Query parameters are not supported for POST requests with JSON content type');
     params = curl.data === undefined ? dict() : jsonBody(curl.data);
   } else if (curl.method === 'POST' && contentType === 'application/x-www-form-urlencoded') {
-    params = curl.data === undefined ? dict() : asObject(parsePairsOf(curl.data));
+    // A repeated form key keeps its last value where it first stood, as the helper answers (a query keeps a list).
+    params =
+      curl.data === undefined
+        ? dict()
+        : asObject(new Map([...parsePairsOf(curl.data)].map(([k, v]) => [k, Array.isArray(v) ? v.at(-1)! : v])));
   } else if (curl.method === 'GET') {
     params = asObject(curl.query);
   } else {
