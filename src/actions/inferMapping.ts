@@ -206,6 +206,12 @@ registerSyncAction({
   description:
     'Runs the job chain like test_request and answers a user mapping for the selected job, inferred from the records ' +
     '(parameters.__NESTING_LEVEL, default 2; parameters.__PRIMARY_KEY, JSON paths).',
-  reads: ['__SELECTED_JOB', '__NESTING_LEVEL', '__PRIMARY_KEY'],
+  inputs: {
+    __SELECTED_JOB: 'The job whose records the mapping is inferred from, as for `test_request`.',
+    __NESTING_LEVEL: 'How deep nested objects are flattened into columns (default 2); deeper objects become one JSON column.',
+    __PRIMARY_KEY: 'JSON paths of the primary key columns, such as `["id"]` (default none).',
+  },
+  answer:
+    'A user mapping for the selected job: column → destination, with `parent_⟨placeholder⟩` primary keys for a child job and `userData` keys as `user` columns for a top-level job.',
   run: inferMapping,
 });

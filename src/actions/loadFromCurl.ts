@@ -84,7 +84,12 @@ registerSyncAction({
   description:
     'Turns the curl command line in parameters.__CURL_COMMAND into a job (endpoint relative to api.baseUrl, method, params, headers). ' +
     'Supported: GET with query parameters, POST with a JSON body, POST with a form body.',
-  reads: ['__CURL_COMMAND'],
+  inputs: {
+    __CURL_COMMAND:
+      'The curl command line (`curl …`, quoting and line continuations as in a shell). Understood: `-X`, `-H`, `-d`/`--data*`, `--json`, `-G`, `--url`; `-u`, `-k`, `--include` and `--compressed` are ignored.',
+  },
+  answer:
+    'One job: `{"__NAME", "endpoint", "children": [], "method", "dataType", "dataField": {"path": ".", "separator": "."}, "params", "headers"}`. A form post is answered as method `POST`, as the reference does.',
   async run(ctx) {
     const command = ctx.parameters.get('__CURL_COMMAND');
     if (!pythonTruthy(command)) throw valueError('cURL command not provided');

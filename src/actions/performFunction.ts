@@ -14,7 +14,10 @@ registerSyncAction({
   description:
     'Evaluates one user-function expression (the UI builder\'s function preview) and answers {"result": value}. ' +
     "The catalogue is the helper's: hash_hmac(algo, key, message), ifempty returning null for a non-empty test, Python sprintf, string_to_date.",
-  reads: ['__FUNCTION_CFG'],
+  inputs: {
+    __FUNCTION_CFG: 'The expression, such as `{"function": "md5", "args": [{"attr": "#token"}]}`; `attr` reads `parameters.config`.',
+  },
+  answer: '`{"result": value}`, the value with its JSON type; secrets in it are shown as `--HIDDEN--`.',
   async run(ctx) {
     if (!ctx.parameters.has('__FUNCTION_CFG')) throw keyError('__FUNCTION_CFG');
     const result = evaluateExpression(ctx.parameters.get('__FUNCTION_CFG')!, ctx.user, ctx.env);

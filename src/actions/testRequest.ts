@@ -55,6 +55,11 @@ registerSyncAction({
   description:
     'Runs the job chain selected by parameters.__SELECTED_JOB (first page only, at most 20 parents per level) and answers ' +
     '{"response", "request", "records", "debug_log"}, secrets shown as --HIDDEN--. Also the action run for "action": "".',
-  reads: ['__SELECTED_JOB'],
+  inputs: {
+    __SELECTED_JOB:
+      'The job to run, as its path in the job tree: `"0"` is the first job, `"0_1"` its second child. The jobs on the way run first (at most 20 parents per level), each for its first page only.',
+  },
+  answer:
+    '`{"response": {"status_code", "reason", "data", "headers"}, "request": {"url", "method", "data", "headers"}, "records", "debug_log"}`: the last request sent and its response, the records its data selector finds, and a log of the requests. An HTTP error status is answered, not raised.',
   run: testRequest,
 });
