@@ -19,8 +19,7 @@ import { pythonStr, pythonTruthy } from './pythonValues.ts';
 const PYTHON_VALUES = { str: pythonStr, truthy: pythonTruthy };
 
 /** The scroller configuration of a job, or undefined without pagination. */
-function scrollerOf(api: Map<string, Value>, job: Map<string, Value>): Map<string, Value> | undefined {
-  const pagination = objectAt(api, 'pagination');
+function scrollerOf(pagination: Map<string, Value>, job: Map<string, Value>): Map<string, Value> | undefined {
   const scrollers = objectAt(pagination, 'scrollers');
   const named = pythonTruthy(job.get('scroller'));
   if (scrollers.size > 0 && !named) {
@@ -71,7 +70,7 @@ function scrollerFirstPage(
 
 /** Adds the first page's parameters to the query parameters (in place). */
 export function addFirstPageParameters(ctx: ActionContext, query: Map<string, Value>, job: Map<string, Value>): void {
-  const scroller = scrollerOf(ctx.api, job);
+  const scroller = scrollerOf(ctx.configuration.pagination, job);
   if (!scroller) return;
   const method = scroller.get('method');
   const spec = paginationMethodSpecs().find((s) => s.method === method);

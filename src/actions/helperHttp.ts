@@ -8,22 +8,22 @@
 import type { HelperAuthenticator, HelperLoginRequest, HelperLoginResponse } from '../auth/helper.ts';
 import { HttpClient } from '../http/client.ts';
 import { HeaderList } from '../http/headers.ts';
-import type { PreparedRequest, RequestUrl } from '../http/prepared.ts';
+import { hostHeader, type PreparedRequest, type RequestUrl, requestTarget } from '../http/prepared.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.ts';
 import { Transport } from '../http/transport.ts';
 import { originOf } from '../http/origin.ts';
-import { hostHeader, requestTarget } from '../http/prepared.ts';
 import { resolveUrl } from '../http/url.ts';
 import type { Logger } from '../logging/logger.ts';
 import { SecretRegistry } from '../logging/redact.ts';
-import { PhpFloat, type Value } from '../php/value.ts';
-import { objectAt } from './dialect.ts';
+import type { Value } from '../php/value.ts';
+import type { HelperConfiguration } from './configuration.ts';
 import { HelperError } from './envelope.ts';
-import { pythonStr, pythonTruthy } from './pythonValues.ts';
+import { pythonStr } from './pythonValues.ts';
 
 export type HeaderPairs = [string, string][];
 
-export interface HelperRequest {
+/** A request as the answer shows it (`request` of test_request). */
+export interface ReportedRequest {
   method: 'GET' | 'POST';
   url: string;
   headers: HeaderPairs;
@@ -35,26 +35,47 @@ export interface HelperResponse {
   reason: string;
   headers: HeaderPairs;
   text: string;
-  /** The request as it was sent (after redirects). */
-  request: HelperRequest;
+  /** The request as it went on the wire (after redirects, with authentication). */
+  request: ReportedRequest;
+}
+
+/**
+ * A request ready for the client, and its URL's `scheme://authority` as written: `requests`
+ * reports an explicit `:80` that the parsed URL drops.
+ */
+export interface BuiltRequest {
+  prepared: PreparedRequest;
+  authority: string;
 }
 
 /** Redirects Python `requests` follows per request (its `DEFAULT_REDIRECT_LIMIT`, spec 05 §4.3). */
 export const HELPER_MAX_REDIRECTS = 30;
 
 /** The headers Python `requests` sends before the configured ones. */
-export const LIBRARY_HEADERS: HeaderPairs = [
+const LIBRARY_HEADERS: HeaderPairs = [
   ['User-Agent', 'python-requests/2.32.3'],
   ['Accept-Encoding', 'gzip, deflate'],
   ['Accept', '*/*'],
   ['Connection', 'keep-alive'],
 ];
 
-/** Sets a header in place (case-insensitive name, the new spelling) or appends it. */
-export function setHeader(headers: HeaderPairs, name: string, value: string): void {
-  const i = headers.findIndex(([n]) => n.toLowerCase() === name.toLowerCase());
-  if (i >= 0) headers[i] = [name, value];
-  else headers.push([name, value]);
+/** `scheme://authority` of an absolute URL. */
+const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/** A request to `url` with the library's headers, or the error `requests` raises for an unusable URL. */
+export function newRequest(method: 'GET' | 'POST', url: string): BuiltRequest {
+  const parsed = parseRequestUrl(url);
+  const headers = new HeaderList();
+  headers.append('Host', [hostHeader(parsed)]);
+  for (const [name, value] of LIBRARY_HEADERS) headers.append(name, [value]);
+  return { prepared: { method, url: parsed, headers, body: undefined, authHeaders: new Set() }, authority: AUTHORITY.exec(url)![0] };
+}
+
+/** A body with its length, and its content type unless one is configured. */
+export function setBody(request: PreparedRequest, text: string, contentType: string): void {
+  request.body = Buffer.from(text, 'utf8');
+  request.headers.replace('Content-Length', [String(request.body.length)]);
+  if (!request.headers.has('content-type')) request.headers.append('Content-Type', [contentType]);
 }
 
 /** Python's `quote_plus`: unreserved characters kept, space as `+`, UTF-8 percent-encoding. */
@@ -79,11 +100,10 @@ export function formEncode(params: Iterable<readonly [string, Value]>): string {
 
 /**
  * What the helper's HTTP session reads of the action context (context.ts's `ActionContext` has
- * these members; the context builds the authentication, which uses this session).
+ * these members).
  */
 export interface HttpSessionContext {
-  /** `parameters.api`: retries, certificates, `ssl_verify`. */
-  api: Map<string, Value>;
+  configuration: Pick<HelperConfiguration, 'retry' | 'tls'>;
   /** Aborted when the time limit is reached: no new request or pause starts after that. */
   signal: AbortSignal;
   /** Epoch ms after which no retry pause may end. */
@@ -106,29 +126,21 @@ export interface CredentialLimits {
 }
 
 function retryPolicy(ctx: HttpSessionContext): RetryPolicy {
-  const http = objectAt(ctx.api, 'http');
-  const max = http.get('maxRetries');
-  const codes = http.get('codes');
+  const { maxRetries, codes } = ctx.configuration.retry;
   return {
-    maxRetries: typeof max === 'number' ? max : max instanceof PhpFloat ? Math.trunc(max.value) : 10,
+    maxRetries,
     retryHeader: 'Retry-After',
-    httpCodes: Array.isArray(codes) ? codes.filter((c): c is number => typeof c === 'number') : DEFAULT_RETRY.httpCodes,
+    httpCodes: codes.filter((c): c is number => typeof c === 'number'),
     curlCodes: DEFAULT_RETRY.curlCodes,
   };
 }
 
-function pem(v: Value | undefined): string | undefined {
-  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
-}
-
 /**
- * Whether server certificates are checked (spec 05 §4.2 step 9): a CA certificate wins; otherwise
- * `api.ssl_verify`, which `requests` reads by truthiness (`false`, `0`, `""` turn checks off;
- * missing or null keep them on). Turned off, `debug_log` says so — stderr stays empty (§1.6).
+ * Server certificates are checked unless `api.ssl_verify` turns them off (spec 05 §4.2 step 9;
+ * a CA certificate wins). Turned off, `debug_log` says so — stderr stays empty (§1.6).
  */
-function certificatesChecked(ctx: HttpSessionContext, ca: string | undefined): boolean {
-  const sslVerify = ctx.api.get('ssl_verify');
-  if (ca !== undefined || sslVerify === undefined || sslVerify === null || pythonTruthy(sslVerify)) return true;
+function certificatesChecked(ctx: HttpSessionContext): boolean {
+  if (!ctx.configuration.tls.verifyOff) return true;
   ctx.debugLog.push(
     "WARNING: api.ssl_verify is false: the API's TLS certificate is not checked, so anyone on the way can read or change " +
       'these requests, credentials included. To trust a private or self-signed certificate, set api.caCertificate instead.',
@@ -171,9 +183,8 @@ export class HelperHttp {
 
   constructor(ctx: HttpSessionContext, limits: CredentialLimits) {
     this.ctx = ctx;
-    const ca = pem(ctx.api.get('caCertificate'));
-    const cert = pem(ctx.api.get('#clientCertificate'));
-    const verify = certificatesChecked(ctx, ca);
+    const { ca, clientCertificate: cert } = ctx.configuration.tls;
+    const verify = certificatesChecked(ctx);
     this.transport = new Transport({
       connectTimeoutMs: 60_000,
       requestTimeoutMs: 60_000,
@@ -231,45 +242,22 @@ export class HelperHttp {
 
   /** The login request (spec 05 §2.5): sent once, unauthenticated, no retries. */
   async login(request: HelperLoginRequest): Promise<HelperLoginResponse> {
-    const sent: HelperRequest = { method: request.method, url: request.url, headers: LIBRARY_HEADERS.map(([n, v]) => [n, v]), body: null };
-    for (const [name, value] of request.headers) setHeader(sent.headers, name, value);
-    if (request.body !== null) {
-      sent.body = request.body.text;
-      setHeader(sent.headers, 'Content-Length', String(Buffer.byteLength(sent.body)));
-      if (!sent.headers.some(([n]) => n.toLowerCase() === 'content-type')) sent.headers.push(['Content-Type', request.body.contentType]);
-    }
-    const response = await this.send(sent, false);
+    const built = newRequest(request.method, request.url);
+    for (const [name, value] of request.headers) built.prepared.headers.replace(name, [value]);
+    if (request.body !== null) setBody(built.prepared, request.body.text, request.body.contentType);
+    const response = await this.send(built, false);
     return { status: response.status, reason: response.reason, text: response.text, url: response.request.url };
   }
 
-  /** Sends one API request, authenticated by the client; `authenticated` false for the login (sent once). */
-  async send(request: HelperRequest, authenticated = true): Promise<HelperResponse> {
+  /** Sends one request, authenticated by the client; `authenticated` false for the login (sent once). */
+  async send(built: BuiltRequest, authenticated = true): Promise<HelperResponse> {
     this.ctx.signal.throwIfAborted();
-    const url = parseRequestUrl(request.url);
-    const headers = new HeaderList();
-    headers.append('Host', [url.port === undefined ? url.host : `${url.host}:${url.port}`]);
-    for (const [name, value] of request.headers) headers.append(name, [value]);
-    const prepared: PreparedRequest = {
-      method: request.method,
-      url: {
-        scheme: url.scheme as 'http' | 'https',
-        userinfo: url.userinfo,
-        host: url.host,
-        port: url.port,
-        path: url.path,
-        query: url.query,
-      },
-      headers,
-      body: request.body === null ? undefined : Buffer.from(request.body, 'utf8'),
-      authHeaders: new Set(),
-    };
-    const response = await (authenticated ? this.withRetries : this.once).send(prepared, authenticated);
+    const response = await (authenticated ? this.withRetries : this.once).send(built.prepared, authenticated);
     const sent = response.sent;
     const target = requestTarget(sent.url);
     const length = response.headers['content-length'] ?? 'None';
     this.ctx.debugLog.push(`${originOf(sent.url)} "${sent.method} ${target} HTTP/1.1" ${response.status} ${length}`);
-    // Not redirected: the URL as built (an explicit `:80` kept, as `requests` reports it) with what authentication added.
-    const authority = response.request === prepared ? AUTHORITY.exec(request.url)![0] : `${sent.url.scheme}://${hostHeader(sent.url)}`;
+    const authority = response.request === built.prepared ? built.authority : `${sent.url.scheme}://${hostHeader(sent.url)}`;
     return {
       status: response.status,
       reason: response.statusText,
@@ -285,9 +273,6 @@ export class HelperHttp {
   }
 }
 
-/** `scheme://authority` of an absolute URL. */
-const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
-
 /** A logger whose every line goes to `write` (the actions' `debug_log`), whatever its level. */
 export function linesLogger(write: (message: string, context?: Record<string, unknown>) => void): Logger {
   return {
@@ -302,7 +287,7 @@ export function linesLogger(write: (message: string, context?: Record<string, un
 }
 
 /** The URL parts of a request, with the errors `requests` raises for unusable URLs. */
-function parseRequestUrl(url: string) {
+function parseRequestUrl(url: string): RequestUrl {
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) {
     throw new HelperError(
       'requests.exceptions.MissingSchema',
@@ -314,5 +299,6 @@ function parseRequestUrl(url: string) {
     throw new HelperError('requests.exceptions.InvalidSchema', `No connection adapters were found for '${url}'`);
   }
   if (resolved.host === '') throw new HelperError('requests.exceptions.InvalidURL', `Invalid URL '${url}': No host supplied`);
-  return resolved;
+  const { userinfo, host, port, path, query } = resolved;
+  return { scheme: resolved.scheme, userinfo, host, port, path, query };
 }

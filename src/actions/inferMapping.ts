@@ -135,8 +135,8 @@ export async function inferMapping(ctx: ActionContext): Promise<Value> {
   if (records.length === 0) throw userError('The request returned no data to infer mapping from.');
   const selected = chain[chain.length - 1]!;
   const parentKeys = chain.length > 1 ? [...objectAt(selected, 'placeholders').keys()].map((n) => `parent_${n}`) : [];
-  const userData = fill(objectAt(ctx.config, 'userData'), ctx.user, ctx.env, true) as Map<string, Value>;
-  const topLevel = !pythonStr(ctx.parameters.get('__SELECTED_JOB')).includes('_');
+  const userData = fill(ctx.configuration.userData, ctx.user, ctx.env, true) as Map<string, Value>;
+  const topLevel = !pythonStr(ctx.configuration.selectedJob).includes('_');
   const tree = new Map<string, Node>();
   for (let record of records) {
     if (Array.isArray(record)) {
@@ -153,8 +153,8 @@ export async function inferMapping(ctx: ActionContext): Promise<Value> {
     }
     analyse(tree, record, []);
   }
-  const nesting = ctx.parameters.get('__NESTING_LEVEL');
-  const primary = ctx.parameters.get('__PRIMARY_KEY');
+  const nesting = ctx.configuration.own.get('__NESTING_LEVEL');
+  const primary = ctx.configuration.own.get('__PRIMARY_KEY');
   const mapping = buildMapping(
     tree,
     // A numeric string (a UI text field) is read as its number; anything else is the default.

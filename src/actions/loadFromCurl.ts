@@ -91,8 +91,8 @@ registerSyncAction({
   answer:
     'One job: `{"__NAME", "endpoint", "children": [], "method", "dataType", "dataField": {"path": ".", "separator": "."}, "params", "headers"}`. A form post is answered as method `POST`, as the reference does.',
   async run(ctx) {
-    const command = ctx.parameters.get('__CURL_COMMAND');
+    const command = ctx.configuration.own.get('__CURL_COMMAND');
     if (!pythonTruthy(command)) throw valueError('cURL command not provided');
-    return curlToJob(typeof command === 'string' ? command : String(command), ctx.baseUrl);
+    return curlToJob(typeof command === 'string' ? command : String(command), ctx.configuration.baseUrl);
   },
 });

@@ -19,8 +19,9 @@ registerSyncAction({
   },
   answer: '`{"result": value}`, the value with its JSON type; secrets in it are shown as `--HIDDEN--`.',
   async run(ctx) {
-    if (!ctx.parameters.has('__FUNCTION_CFG')) throw keyError('__FUNCTION_CFG');
-    const result = evaluateExpression(ctx.parameters.get('__FUNCTION_CFG')!, ctx.user, ctx.env);
+    const expression = ctx.configuration.own.get('__FUNCTION_CFG');
+    if (expression === undefined) throw keyError('__FUNCTION_CFG');
+    const result = evaluateExpression(expression, ctx.user, ctx.env);
     // The reference answers secrets (a `#` attribute) in clear; the UI never shows decrypted values,
     // so they are masked as test_request masks them (strings inside the result, in any encoding).
     return dict([['result', maskSecretsInValue(result, secretsOf(ctx))]]);

@@ -120,9 +120,7 @@ export function createHelperAuthenticator(source: Omit<HelperAuthSource, 'method
 
 /** Sets a header where it stands (or appends it), as `requests` updates its header dict; hidden in logs. */
 export function replaceAuthHeader(request: PreparedRequest, name: string, value: string): void {
-  const at = request.headers.entries.findIndex((e) => e.name.toLowerCase() === name.toLowerCase());
-  if (at >= 0) request.headers.entries[at] = { name, values: [value] };
-  else request.headers.append(name, [value]);
+  request.headers.replace(name, [value]);
   request.authHeaders.add(name.toLowerCase());
 }
 
