@@ -55,24 +55,43 @@ function formsOf(secret: string): string[] {
  * percent-encoded; a short one mangles every word that contains it); here neither happens.
  */
 export function secretMasker(secrets: readonly string[]): (text: string) => string {
-  const patterns = secrets.map((secret) => new RegExp(`${BEFORE}(?:${formsOf(secret).map(escapeRegExp).join('|')})${AFTER}`, 'gu'));
-  return (text) => patterns.reduce((out, pattern) => out.replace(pattern, HIDDEN_TEXT), text);
+  if (secrets.length === 0) return (text) => text;
+  const forms = secrets.map(formsOf);
+  const patterns = forms.map((list) => new RegExp(`${BEFORE}(?:${list.map(escapeRegExp).join('|')})${AFTER}`, 'gu'));
+  // A plain search first: most strings of a large answer hold no secret, and the bounded
+  // Unicode patterns cost several times more than this test.
+  const anyForm = new RegExp(forms.flat().map(escapeRegExp).join('|'));
+  return (text) => (anyForm.test(text) ? patterns.reduce((out, pattern) => out.replace(pattern, HIDDEN_TEXT), text) : text);
 }
 
 export function maskSecrets(text: string, secrets: readonly string[]): string {
   return secretMasker(secrets)(text);
 }
 
-/** The strings inside an answer value (lists and objects walked; keys kept) with secrets masked. */
+/**
+ * The strings inside an answer value (lists and objects walked; keys kept) with secrets masked.
+ * Copy on write: a list or object without a secret is returned as it is.
+ */
 export function maskSecretsInValue(v: Value, secrets: readonly string[]): Value {
   if (secrets.length === 0) return v;
   const mask = secretMasker(secrets);
   const walk = (x: Value): Value => {
     if (typeof x === 'string') return mask(x);
-    if (Array.isArray(x)) return x.map(walk);
+    if (Array.isArray(x)) {
+      let copy: Value[] | undefined;
+      for (let i = 0; i < x.length; i++) {
+        const masked = walk(x[i]!);
+        if (masked !== x[i]) (copy ??= [...x])[i] = masked;
+      }
+      return copy ?? x;
+    }
     if (x instanceof Map) {
-      const entries = [...x].map(([k, e]) => [k, walk(e)] as [string, Value]);
-      return x instanceof PhpArray ? new PhpArray(entries) : new JsonObject(entries);
+      let copy: Map<string, Value> | undefined;
+      for (const [k, e] of x) {
+        const masked = walk(e);
+        if (masked !== e) (copy ??= x instanceof PhpArray ? new PhpArray(x) : new JsonObject(x)).set(k, masked);
+      }
+      return copy ?? x;
     }
     return x;
   };
