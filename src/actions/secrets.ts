@@ -81,7 +81,9 @@ export function maskSecretsInValue(v: Value, secrets: readonly string[]): Value 
       let copy: Value[] | undefined;
       for (let i = 0; i < x.length; i++) {
         const masked = walk(x[i]!);
-        if (masked !== x[i]) (copy ??= [...x])[i] = masked;
+        if (masked === x[i]) continue;
+        copy ??= [...x];
+        copy[i] = masked;
       }
       return copy ?? x;
     }
@@ -89,7 +91,9 @@ export function maskSecretsInValue(v: Value, secrets: readonly string[]): Value 
       let copy: Map<string, Value> | undefined;
       for (const [k, e] of x) {
         const masked = walk(e);
-        if (masked !== e) (copy ??= x instanceof PhpArray ? new PhpArray(x) : new JsonObject(x)).set(k, masked);
+        if (masked === e) continue;
+        copy ??= x instanceof PhpArray ? new PhpArray(x) : new JsonObject(x);
+        copy.set(k, masked);
       }
       return copy ?? x;
     }
