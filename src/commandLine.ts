@@ -4,6 +4,7 @@
  * between an extraction and a sync action.
  */
 import { parseArgs } from 'node:util';
+import { nearest } from './config/suggest.ts';
 
 export interface RunLimitsArg {
   maxPages?: number;
@@ -11,15 +12,16 @@ export interface RunLimitsArg {
 }
 
 export type Command =
-  | { kind: 'run'; strict: boolean | undefined; limits: RunLimitsArg | undefined }
-  | { kind: 'validate' | 'plan'; strict: boolean | undefined }
+  | { kind: 'run'; strict: boolean | undefined; limits: RunLimitsArg | undefined; dataDir?: string }
+  | { kind: 'validate' | 'plan'; strict: boolean | undefined; dataDir?: string }
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'error'; message: string };
 
 export const USAGE = `Usage: ex-generic [command] [options]
 
-Reads $KBC_DATADIR/config.json (default /data) like the Keboola platform does.
+Reads config.json in the data folder like the Keboola platform does: --data DIR, else
+$KBC_DATADIR, else /data.
 
 Commands:
   run (default)   Extract: call the API, write out/tables and out/state.json.
@@ -29,6 +31,7 @@ Commands:
                   request, if any) as it would be sent, secrets hidden; nothing is sent.
 
 Options:
+  --data DIR          The data folder (config.json, in/, out/); wins over $KBC_DATADIR.
   --strict            Warnings about the configuration (unknown keys, wrong types, ...)
                       become an error: exit 1 before any request. Same as EX_GENERIC_STRICT=1.
                       Not for a sync action ("action" in config.json): exit 1.
@@ -40,33 +43,57 @@ Options:
 
 Exit codes: 0 success, 1 configuration or API error, 2 internal error.`;
 
+const COMMANDS = ['run', 'validate', 'plan'] as const;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  strict: { type: 'boolean' },
+  data: { type: 'string' },
+  'max-pages': { type: 'string' },
+  'max-records': { type: 'string' },
+} as const;
+
+/** Options whose value is a number: `--max-pages -1` is a wrong number, not a missing one. */
+const NUMBER_OPTIONS = new Set(['--max-pages', '--max-records']);
+
 function positiveInteger(name: string, text: string | undefined): number | string {
   if (text === undefined || !/^[1-9]\d*$/.test(text))
     return `--${name} needs a whole number of 1 or more, got ${JSON.stringify(text ?? '')}.`;
   return Number(text);
 }
 
+/** " (did you mean 'x'?)" when `word` is a typo of one of `known` (written with `prefix`). */
+function didYouMean(word: string, known: readonly string[], prefix = ''): string {
+  const match = nearest(word, known);
+  return match === undefined ? '' : ` (did you mean '${prefix}${match}'?)`;
+}
+
 export function parseCommandLine(args: readonly string[]): Command {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(args);
+    parsed = parse(joinNumberValues(args));
   } catch (e) {
-    // Node's hint about '--' does not apply: no command takes a positional argument starting with '-'.
-    return { kind: 'error', message: (e as Error).message.replace(/\. To specify a positional argument.*$/s, '.') };
+    return { kind: 'error', message: parserMessage(e as Error & { code?: string }) };
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   if (positionals.length > 1) return { kind: 'error', message: `Unexpected argument '${positionals[1]}'.` };
   const command = positionals[0] ?? 'run';
-  if (command !== 'run' && command !== 'validate' && command !== 'plan') return { kind: 'error', message: `Unknown command '${command}'.` };
-  const strict = values.strict === true ? true : undefined;
+  if (!(COMMANDS as readonly string[]).includes(command))
+    return {
+      kind: 'error',
+      message: `Unknown command '${command}'${didYouMean(command, COMMANDS)}; the commands are ${COMMANDS.join(', ')}.`,
+    };
+  if (values.data === '') return { kind: 'error', message: '--data needs the path of a data folder (the folder holding config.json).' };
+  const common = { strict: values.strict === true ? true : undefined, ...(values.data !== undefined ? { dataDir: values.data } : {}) };
   const hasLimits = values['max-pages'] !== undefined || values['max-records'] !== undefined;
   if (command !== 'run') {
     if (hasLimits) return { kind: 'error', message: `--max-pages and --max-records apply to 'run' only.` };
-    return { kind: command, strict };
+    return { kind: command as 'validate' | 'plan', ...common };
   }
-  if (!hasLimits) return { kind: 'run', strict, limits: undefined };
+  if (!hasLimits) return { kind: 'run', ...common, limits: undefined };
   const limits: RunLimitsArg = {};
   for (const [option, key] of [
     ['max-pages', 'maxPages'],
@@ -77,20 +104,42 @@ export function parseCommandLine(args: readonly string[]): Command {
     if (typeof n === 'string') return { kind: 'error', message: n };
     limits[key] = n;
   }
-  return { kind: 'run', strict, limits };
+  return { kind: 'run', ...common, limits };
+}
+
+/**
+ * `--max-pages -1` as `--max-pages=-1`: the argument parser would take "-1" for an option and
+ * answer with its own text; joined, the value reaches our check and its message.
+ */
+function joinNumberValues(args: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    if (NUMBER_OPTIONS.has(arg) && next !== undefined) {
+      joined.push(`${arg}=${next}`);
+      i++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
+/** Our message for what node:util's parser refuses (its own text names its API, not ours). */
+function parserMessage(e: Error & { code?: string }): string {
+  const option = /'(-[^' ]*)/.exec(e.message)?.[1] ?? '';
+  const name = option.replace(/^-+/, '');
+  switch (e.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `Unknown option '${option}'${didYouMean(name, Object.keys(OPTIONS), '--')}.`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return OPTIONS[name as keyof typeof OPTIONS]?.type === 'boolean'
+        ? `${option} takes no value.`
+        : `${option} needs a value: ${option === '--data' ? '--data DIR, the folder holding config.json' : `${option} N`}.`;
+    default:
+      return e.message.replace(/\. To specify a positional argument.*$/s, '.');
+  }
 }
 
 function parse(args: readonly string[]) {
-  return parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean', short: 'v' },
-      strict: { type: 'boolean' },
-      'max-pages': { type: 'string' },
-      'max-records': { type: 'string' },
-    },
-  });
+  return parseArgs({ args: [...args], allowPositionals: true, strict: true, options: OPTIONS });
 }

@@ -33,9 +33,12 @@ export interface MainOptions {
 export async function main(options: MainOptions): Promise<number> {
   const command = options.command ?? { kind: 'run', strict: undefined, limits: undefined };
   const strict = command.strict !== undefined ? { strict: command.strict } : {};
-  if (command.kind !== 'run') return (command.kind === 'plan' ? plan : validate)(strict);
-  const heap = process.env['EX_GENERIC_HEAP_TUNING'] !== '0' ? tuneHeap() : undefined;
+  // An argument is the nearer intent: --data wins over KBC_DATADIR.
+  const env = command.dataDir !== undefined ? { ...process.env, KBC_DATADIR: command.dataDir } : process.env;
+  if (command.kind !== 'run') return (command.kind === 'plan' ? plan : validate)({ ...strict, env });
+  const heap = env['EX_GENERIC_HEAP_TUNING'] !== '0' ? tuneHeap() : undefined;
   return run({
+    env,
     outputWorker: { script: options.outputWorkerScript, ...(heap ? { heap } : {}) },
     ...strict,
     ...(command.limits !== undefined ? { limits: command.limits } : {}),
@@ -62,7 +65,7 @@ export function run(options: RunOptions = {}): Promise<number> {
 /**
  * A sync action, refused with the options of a run: the limits, and --strict (EX_GENERIC_STRICT
  * is not read here: a setting of the environment meant for runs must not break the UI's actions,
- * README "The command line").
+ * docs/running.md "The command line").
  */
 function syncAction(action: Value, configFile: string, logger: RunLogger, options: RunOptions): Promise<number> {
   if (options.limits !== undefined) throw limitsOnSyncAction(action);

@@ -107,6 +107,48 @@ describe('the command line', () => {
     assert.deepEqual(readTables(dir), {});
   });
 
+  it('a mistyped command gets a did-you-mean; --max-pages -1 gets our message; both exit 1', async () => {
+    const typo = await cli(['valdate'], { KBC_DATADIR: '/nonexistent' });
+    assert.equal(typo.code, 1);
+    assert.match(
+      typo.stderr,
+      /^ex-generic: Unknown command 'valdate' \(did you mean 'validate'\?\); the commands are run, validate, plan\.\n/,
+    );
+    const negative = await cli(['run', '--max-pages', '-1'], { KBC_DATADIR: '/nonexistent' });
+    assert.equal(negative.code, 1);
+    assert.match(negative.stderr, /^ex-generic: --max-pages needs a whole number of 1 or more, got "-1"\.\n/);
+    assert.deepEqual(parseCommandLine(['--strikt']), { kind: 'error', message: "Unknown option '--strikt' (did you mean '--strict'?)." });
+    assert.deepEqual(parseCommandLine(['--data']), {
+      kind: 'error',
+      message: '--data needs a value: --data DIR, the folder holding config.json.',
+    });
+  });
+
+  it('--data DIR points run, validate and plan at a folder, and wins over KBC_DATADIR', async () => {
+    const dir = makeDataDir(config());
+    for (const command of ['validate', 'plan']) {
+      const ran = await cli([command, '--data', dir], { KBC_DATADIR: '/nonexistent' });
+      assert.equal(ran.code, 0, ran.stdout);
+    }
+    const ran = await cli(['--data', dir], { KBC_DATADIR: '/nonexistent' });
+    assert.equal(ran.code, 0, ran.stdout);
+    assert.ok(readTables(dir)['b.users'] !== undefined);
+  });
+
+  it("without a data folder: the reference's ERROR (exit 2), then one line on how to point at one", async () => {
+    const ran = await cli([], { KBC_DATADIR: '/nonexistent' });
+    assert.equal(ran.code, 2);
+    const lines = ran.stdout.trim().split('\n');
+    assert.match(lines.at(-2)!, /logger\.ERROR: Configuration file '\/nonexistent\/config\.json' not found\. \[\] \[\]$/);
+    assert.match(
+      lines.at(-1)!,
+      /logger\.INFO: Point the extractor at the folder holding config\.json: KBC_DATADIR=\/path\/to\/data ex-generic, or ex-generic --data \/path\/to\/data/,
+    );
+    const checked = await cli(['validate'], { KBC_DATADIR: '/nonexistent' });
+    assert.equal(checked.code, 1);
+    assert.match(checked.stdout, /ERROR: Configuration file .*\n.*INFO: Point the extractor at the folder holding config\.json/);
+  });
+
   it('validate checks offline: exit 0 and no request; a broken configuration exits 1 naming the key', async () => {
     const before = api.requests.length;
     const good = await cli(['validate'], { KBC_DATADIR: makeDataDir(config()) });

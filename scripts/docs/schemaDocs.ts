@@ -3,6 +3,7 @@
  * its type, default, meaning and an example. The pagination methods and authentication types
  * have pages of their own (registryDocs.ts); this page links them.
  */
+import { GUIDES } from './guides.ts';
 import { code, json, jsonBlock, type Node, table, userText } from './markdown.ts';
 
 /** Definitions documented on their own page instead of a section here. */
@@ -273,6 +274,7 @@ export function renderConfigurationPage(schema: Node): string {
     const rows = optionRows(definition, '');
     if (rows.length > 0) out.push(...optionTable(rows), '');
     else out.push(`Each entry: ${typeText(definition)}.`, '');
+    if (GUIDES[name]) out.push(...GUIDES[name], '');
   }
   return out.join('\n');
 }

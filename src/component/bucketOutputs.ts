@@ -79,6 +79,7 @@ export class BucketOutputs {
       logger.debug(`Processing results for ${output.bucket ?? '__kbc_default'}.`);
       const incremental = incrementalFlag(output.incremental);
       await output.router.finish();
+      this.warnUnreadParentColumns(output.router);
       const keys = output.router.primaryKeys();
       for (const table of output.sink.opened.keys()) {
         // A dropped table (empty name): without a bucket the reference still writes its manifest,
@@ -88,9 +89,35 @@ export class BucketOutputs {
           continue;
         }
         staging.setManifest(OutputStaging.fileName(output.bucket, table), manifestJson(output.bucket, table, incremental, keys.get(table)));
+        if (incremental) this.adviseOnPrimaryKey(output.bucket, table, keys.get(table) ?? []);
       }
     }
     this.writeHeaderOnlyTables(configurations);
+  }
+
+  /** A column keyed like a parent column reads the records, where that key is not: say once which form reads it. */
+  private warnUnreadParentColumns(router: MappingRouter): void {
+    for (const column of router.unreadParentColumns()) {
+      const userForm = JSON.stringify({ type: 'user', mapping: { destination: column.destination } });
+      this.run.logger.warning(
+        `${column.configPath}: column "${column.destination}" of table "${column.table}" is empty in every row: "${column.key}" is a parent column of the job, not a field of its records, and a column entry reads the records. ` +
+          `Write "${column.key}": ${userForm} to read the parent column.`,
+        { configPath: column.configPath },
+      );
+    }
+  }
+
+  /**
+   * Advice, once per table: an incremental load without a primary key appends every row again on
+   * each run. That may be what the user wants (an append-only log), so it is an INFO line.
+   */
+  private adviseOnPrimaryKey(bucket: string | null, table: string, primaryKey: readonly string[]): void {
+    if (primaryKey.length > 0) return;
+    const name = bucket === null ? table : `in.c-${bucket}.${table}`;
+    this.run.logger.info(
+      `Table ${name} is loaded incrementally without a primary key: each run appends all its rows again. ` +
+        'To update rows instead, give its key columns "primaryKey": true in parameters.config.mappings; for a full load, set incrementalOutput to false.',
+    );
   }
 
   /**
@@ -110,6 +137,7 @@ export class BucketOutputs {
         if (table.destination !== null) manifest.set('destination', table.destination);
         if (table.primaryKey.length > 0) manifest.set('primary_key', [...table.primaryKey]);
         staging.setManifest(table.file, pjson(manifest, 'shortest'));
+        if (incrementalFlag(output.incremental)) this.adviseOnPrimaryKey(bucket, table.table, table.primaryKey);
       }
     }
   }

@@ -64,7 +64,7 @@ export async function runConfiguration(configuration: Configuration, run: RunCon
     await runner.run();
   } finally {
     transport.close();
-    // The effective rate per host whose requests were paced or answered 429 (README "Rate limits").
+    // The effective rate per host whose requests were paced or answered 429 (docs/rate-limits.md).
     for (const line of client.rateLimiter.summary()) logger.info(line);
   }
   if (output.mappings === undefined) {

@@ -245,6 +245,7 @@ async function dryRun(plan: boolean, options: DryRunOptions): Promise<number> {
     const context: Record<string, unknown> = { ...(err.context ?? {}) };
     if (err.configPath !== undefined) context['configPath'] = err.configPath;
     logger.error(err instanceof Error ? err.message : String(err), context);
+    if (err instanceof ApplicationError && err.hint !== undefined) logger.info(err.hint);
     // A check's answer is valid (0) or not (1): a config.json that is missing or not JSON, or a
     // value the reference would crash on (its application errors), is an invalid configuration.
     return error instanceof ApplicationError ? 1 : exitCodeFor(error);

@@ -21,7 +21,9 @@ export function readConfigFile(dataDir: string): PhpArray | Value[] {
   try {
     bytes = fs.readFileSync(file);
   } catch {
-    throw new ApplicationError(`Configuration file '${dataDir}/config.json' not found.`);
+    throw new ApplicationError(`Configuration file '${dataDir}/config.json' not found.`, {
+      hint: 'Point the extractor at the folder holding config.json: KBC_DATADIR=/path/to/data ex-generic, or ex-generic --data /path/to/data (run, validate and plan).',
+    });
   }
   // PHP's json_decode refuses invalid UTF-8 in the file (01 §2.4 A2) instead of dropping it.
   if (!isUtf8(bytes))
@@ -49,14 +51,17 @@ function syntaxErrorPlace(text: string): string {
   return place === undefined ? '' : ` at line ${place.line}, column ${place.column}: ${place.problem}.`;
 }
 
-/** `in/state.json`: optional; unreadable or invalid → warning and an empty state. */
+/**
+ * `in/state.json`: optional; invalid → WARNING and an empty state. Missing is every first run's
+ * normal case: the reference's WARNING text, at INFO (nothing to act on; docs/migration.md).
+ */
 export function readInputState(dataDir: string, logger: Logger): PhpArray {
   const file = path.join(dataDir, 'in', 'state.json');
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
   } catch {
-    logger.warning(`State file not found Configuration file '${dataDir}/in/state.json' not found.`);
+    logger.info(`State file not found Configuration file '${dataDir}/in/state.json' not found.`);
     return new PhpArray();
   }
   let value: Value;

@@ -78,4 +78,5 @@ function logFailure(logger: RunLogger, error: unknown): void {
   }
   logger.flushRepeats();
   logger.error(err instanceof Error ? err.message : String(err), context);
+  if (err instanceof ApplicationError && err.hint !== undefined) logger.info(err.hint);
 }

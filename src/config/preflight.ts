@@ -6,11 +6,13 @@
  *
  * - documented shapes of the schema: unknown keys with "did you mean", wrong types (schemaWalk.ts);
  * - child endpoints with {placeholders} no placeholder fills, children that never run, levels
- *   deeper than the job tree;
- * - incremental output without a primary key.
+ *   deeper than the job tree.
+ * A table loaded incrementally without a primary key is advice, not a finding: it is named per
+ * table at INFO when the run writes its manifest (component/bucketOutputs.ts), and an
+ * append-only incremental load is a correct configuration that strict mode must not refuse.
  */
 import { parseRecursionFilter } from '../jobs/recursionFilter.ts';
-import { isMap, member, truthy, type Value } from '../php/value.ts';
+import { isMap, member, type Value } from '../php/value.ts';
 import type { Configuration } from './configurations.ts';
 import type { JobNode } from '../jobs/jobNode.ts';
 import { mappingKeyFindings, valueFindings } from './valueChecks.ts';
@@ -131,19 +133,6 @@ function bucketFindings(configuration: Configuration, out: Finding[]): void {
   }
 }
 
-/** Whether a user mapping gives some table a primary key. */
-function mappingsHavePrimaryKey(mappings: Value | undefined): boolean {
-  if (!isMap(mappings)) return false;
-  const visit = (definition: Value | undefined): boolean => {
-    if (!isMap(definition)) return false;
-    if (truthy(member(member(definition, 'mapping'), 'primaryKey'))) return true;
-    if (truthy(member(member(definition, 'parentKey'), 'primaryKey'))) return true;
-    const nested = member(definition, 'tableMapping');
-    return isMap(nested) && [...nested.values()].some(visit);
-  };
-  return [...mappings.values()].some((m) => isMap(m) && [...m.values()].some(visit));
-}
-
 /** All findings for a configuration file whose sections passed the reference's checks. */
 export function preflight(root: Value, configurations: readonly Configuration[]): Finding[] {
   const walk = new SchemaWalk(configSchema as unknown as SchemaNode, attributeNames(root));
@@ -158,13 +147,6 @@ export function preflight(root: Value, configurations: readonly Configuration[])
     valueFindings(parameters, configuration, jobs, findings);
     mappingKeyFindings(configuration, jobs, findings);
     bucketFindings(configuration, findings);
-    if (configuration.output.incremental === true && !mappingsHavePrimaryKey(configuration.output.mappings)) {
-      const path = configuration.pathOf('incrementalOutput');
-      findings.push({
-        path,
-        message: `${path}: incremental output without a primary key: every run appends all rows again (duplicates). Give the key columns "primaryKey": true in parameters.config.mappings, or set incrementalOutput to false.`,
-      });
-    }
   }
   const seen = new Set<string>();
   return findings.filter((f) => !seen.has(f.message) && seen.add(f.message));

@@ -307,7 +307,7 @@ export const configSchema = {
         http: misplaced('parameters.api.http (or parameters.config.http for headers)'),
         cache: {
           type: ['boolean', 'object'],
-          description: 'Response cache for GET requests (accepted; see README).',
+          description: 'Response cache for GET requests: accepted and ignored.',
           properties: {
             ttl: { type: 'integer', default: 604800, description: 'Seconds a cached response stays fresh.', examples: [3600] },
           },
@@ -317,7 +317,7 @@ export const configSchema = {
       patternProperties: {
         '^__': {
           description:
-            'Keys of the platform UI builder read by the sync actions (__SELECTED_JOB, __CURL_COMMAND, __FUNCTION_CFG, …; README "Sync actions"); an extraction ignores them.',
+            'Keys of the platform UI builder read by the sync actions (__SELECTED_JOB, __CURL_COMMAND, __FUNCTION_CFG, …; docs/sync-actions.md); an extraction ignores them.',
         },
       },
       additionalProperties: false,
@@ -331,7 +331,7 @@ export const configSchema = {
       type: 'string',
       default: 'run',
       description:
-        'Platform action: "run" extracts; test_request, infer_mapping, load_from_curl and perform_function are the UI builder\'s sync actions (README "Sync actions"; any other value: exit 2).',
+        'Platform action: "run" extracts; test_request, infer_mapping, load_from_curl and perform_function are the UI builder\'s sync actions (docs/sync-actions.md; any other value: exit 2).',
     },
     image_parameters: {
       type: 'object',

@@ -279,7 +279,7 @@ export class HttpClient {
       }
       if (this.options.stats) this.options.stats.retries++;
       // The reference logs this at DEBUG only: a refused connection then waits ~17 minutes in
-      // silence. At WARNING, with the request, the reason and the attempt count (README).
+      // silence. At WARNING, with the request, the reason and the attempt count (docs/failures.md, "Retries").
       const reason = response ? `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}` : failure!.message;
       logger.warning(
         `Http request failed, retrying in ${(delay / 1000).toFixed(1)} seconds [${retries + 1}x]. ` +

@@ -1,6 +1,6 @@
 /**
- * Pages fetched ahead (opt-in `prefetch: N`, per job or in `api.pagination`; README "Pages
- * fetched ahead"). With offset and pagenum pagination the next requests are known before the
+ * Pages fetched ahead (opt-in `prefetch: N`, per job or in `api.pagination`; docs/rate-limits.md,
+ * "Pages fetched ahead"). With offset and pagenum pagination the next requests are known before the
  * current page is in, if the pages stay full: while page p is fetched and processed, pages
  * p+1 … p+N are requested. Nothing else changes: the scroller still computes each next request
  * after the page (its stop conditions decide), and a page fetched ahead is used only when it is

@@ -1,5 +1,5 @@
 /**
- * Sending ahead (README "Concurrent requests, sequential effects"): while the runner takes the
+ * Sending ahead (docs/design.md "Concurrent requests, sequential effects"): while the runner takes the
  * child job instances of a page one at a time, the first requests of the next ones are already
  * sent. Nothing a prefetch produces (setup errors, log lines, the response or the error) is
  * observable before the instance's turn, so the run reads exactly as a sequential one.

@@ -2,7 +2,7 @@
  * Secret redaction (spec 01 §4.5): every log line and error message passes through here,
  * because the reference relied on the platform's output filter and we must not.
  *
- * The rule (README, "Secrets"): a secret is hidden wherever it stands as a value — a query or
+ * The rule (docs/failures.md, "Secrets"): a secret is hidden wherever it stands as a value — a query or
  * form value (`k=<secret>`), a JSON string (`"k":"<secret>"`), URL userinfo
  * (`//user:<secret>@`), the credential after an auth scheme word (`Bearer <secret>`), a header
  * value in a debug request line — in every encoding it can take there. A secret of at least

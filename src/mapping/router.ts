@@ -12,7 +12,7 @@ import type { AutoParser } from './auto/index.ts';
 import type { ParentColumns } from './auto/parentColumns.ts';
 import type { RecordSink } from './recordSink.ts';
 import { buildMapperSpecs, type MapperSpec } from './user/config.ts';
-import { Mapper, userDataOf } from './user/mapper.ts';
+import { Mapper, type UnreadParentColumn, userDataOf } from './user/mapper.ts';
 import { TableMerge } from './user/tableMerge.ts';
 
 export interface MappingRouterOptions {
@@ -79,6 +79,11 @@ export class MappingRouter implements RecordSink {
     } finally {
       this.merge.close();
     }
+  }
+
+  /** Column entries that read a parent column's name from the records (mapper.ts): empty in every row. */
+  unreadParentColumns(): UnreadParentColumn[] {
+    return [...this.mappers.values()].flatMap((mapper) => mapper.unreadParentColumns());
   }
 
   /** Manifest primary keys of mapper tables with a non-empty key (§7.6). */

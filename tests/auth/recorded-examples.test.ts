@@ -69,8 +69,9 @@ async function replay(
   }
 }
 
-describe('recorded examples', { skip }, () => {
-  it('102-oauth1: OAuth 1.0 header (timestamp and nonce from the recording)', async () => {
+// Skipped test by test, not as a suite: a skipped suite hides its tests from the summary's count.
+describe('recorded examples', () => {
+  it('102-oauth1: OAuth 1.0 header (timestamp and nonce from the recording)', { skip }, async () => {
     const { recorded, json, config } = example('102-oauth1');
     assert.equal(member(member(member(config, 'parameters'), 'api'), 'baseUrl'), 'http://mock-server:80/102-oauth1/');
     const timestamp = Number(/oauth_timestamp="(\d+)"/.exec(recorded)![1]);
@@ -80,7 +81,7 @@ describe('recorded examples', { skip }, () => {
     assert.equal(length, 40);
   });
 
-  it('104-oauth2-hmac: MAC header built by functions (ts and nonce from the recording)', async () => {
+  it('104-oauth2-hmac: MAC header built by functions (ts and nonce from the recording)', { skip }, async () => {
     const { recorded, json } = example('104-oauth2-hmac');
     const ts = Number(/ts="(\d+)"/.exec(recorded)![1]);
     const nonce = /nonce="([0-9a-f]+)"/.exec(recorded)![1]!;

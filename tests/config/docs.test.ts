@@ -68,13 +68,18 @@ test("user docs never cite the developers' spec", () => {
   }
 });
 
-test('the README links every user page; the migration page has its three sections', () => {
+test('the README links every user page; the migration page has its guide and its three sections', () => {
   const readme = read('README.md');
   for (const file of [...pages.keys(), 'migration.md']) assert.ok(readme.includes(`(docs/${file})`), `README does not link docs/${file}`);
   const headings = read('docs/migration.md')
     .split('\n')
     .filter((l) => l.startsWith('## '));
-  assert.deepEqual(headings, ['## Identical', '## Deliberate differences', '## Not supported']);
+  assert.deepEqual(headings, [
+    '## Moving a working configuration, step by step',
+    '## Identical',
+    '## Deliberate differences',
+    '## Not supported',
+  ]);
 });
 
 test('every option in the generated tables has a type, a meaning and an example', () => {
@@ -102,4 +107,10 @@ test('every option in the generated tables has a type, a meaning and an example'
     [],
     'add a description or examples to the key in src/config/schema*.ts, or in the spec of its pagination method (src/pagination/*.ts) or authentication type (src/auth/*.ts)',
   );
+});
+
+test('configuration.md shows parent columns read with a user column, in a worked example', () => {
+  const page = pages.get('configuration.md')!;
+  assert.ok(page.includes('### Parent columns and user columns'));
+  assert.ok(page.includes('"parent_id": {"type":"user","mapping":{"destination":"customer_id"}}'));
 });

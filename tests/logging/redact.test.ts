@@ -1,5 +1,5 @@
 /**
- * The redaction rule (issue 18 #6, README "Secrets"): secrets are hidden where they stand as a
+ * The redaction rule (issue 18 #6, docs/failures.md "Secrets"): secrets are hidden where they stand as a
  * value — query and form values, JSON strings, URL userinfo, after an auth scheme word — in every
  * encoding; as free substrings only when at least 6 characters long. Redaction never corrupts the
  * rest of a line.

@@ -88,14 +88,17 @@ describe('cli', () => {
   });
 });
 
-describe('https', { skip: !fs.existsSync(path.join(CONFORMANCE, 'tls')) && 'conformance certificates not found' }, () => {
+// Skipped test by test, not as a suite: a skipped suite hides its tests from the summary's count.
+const noCertificates = !fs.existsSync(path.join(CONFORMANCE, 'tls')) && 'conformance certificates not found';
+
+describe('https', () => {
   const tlsDir = path.join(CONFORMANCE, 'tls');
   const config142 = (): { ca: string; client: string } => {
     const c = JSON.parse(fs.readFileSync(path.join(CONFORMANCE, 'examples/142-https-client-cert/config.json'), 'utf8'));
     return { ca: c.parameters.api.caCertificate, client: c.parameters.api['#clientCertificate'] };
   };
 
-  it('serves HTTPS when tls is given', async () => {
+  it('serves HTTPS when tls is given', { skip: noCertificates }, async () => {
     const dir = makeSimulations({ 's/a.request': 'GET /a', 's/a.response': 'secure http://mock-server/x' });
     const server = await startMockServer({
       dir,
@@ -114,7 +117,7 @@ describe('https', { skip: !fs.existsSync(path.join(CONFORMANCE, 'tls')) && 'conf
     }
   });
 
-  it('requires a client certificate signed by ca when requestCert is set', async () => {
+  it('requires a client certificate signed by ca when requestCert is set', { skip: noCertificates }, async () => {
     const { ca, client } = config142();
     const dir = makeSimulations({ 's/a.request': 'GET /a', 's/a.response': 'client ok' });
     const server = await startMockServer({

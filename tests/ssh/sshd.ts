@@ -9,7 +9,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-export const SSHD = '/usr/sbin/sshd';
+/** TEST_SSHD points elsewhere to try the suites as a machine without OpenSSH runs them (tests/ssh/skipped.test.ts). */
+export const SSHD = process.env['TEST_SSHD'] ?? '/usr/sbin/sshd';
 
 /** Why the sshd tests cannot run here, or undefined when they can. */
 export function sshdUnavailable(): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * Request budgets per host (README "Rate limits"): `api.http.rateLimit` read and checked here,
+ * Request budgets per host (docs/rate-limits.md): `api.http.rateLimit` read and checked here,
  * one gate per host (hostGate.ts), and the closing INFO line with the effective rate.
  */
 import { UserError } from '../../errors/UserError.ts';

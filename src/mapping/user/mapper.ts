@@ -36,6 +36,17 @@ export function userDataOf(parentColumns: ReadonlyMap<string, Value>): UserData 
   return { values, serialized: values.size > 0 ? phpSerialize(values) : '' };
 }
 
+/**
+ * A column entry whose key no record had but the batch's parent columns did (`"parent_id":
+ * "customer_id"` in a child table): every cell empty, which the run reports once.
+ */
+export interface UnreadParentColumn {
+  table: string;
+  key: string;
+  destination: string;
+  configPath: string;
+}
+
 /** Where a mapper opens its table (the merging layer, tableMerge.ts). */
 export interface TableOpener {
   openMapperTable(name: string, rank: number, header: readonly string[], primaryKey: () => readonly string[]): TableWriter;
@@ -68,6 +79,11 @@ export class Mapper {
   private parentKeyPk: string | null = null;
   /** Child mappers by destination, in creation order. */
   private readonly children = new Map<string, Mapper>();
+  /**
+   * Column entries named like a parent column: true once a record had the key itself, false
+   * while only the parent columns had it (see `unreadParentColumns`).
+   */
+  private readonly parentNamedColumns = new Map<ColumnDefinition, boolean>();
 
   constructor(spec: MapperSpec, opener: TableOpener) {
     this.spec = spec;
@@ -222,11 +238,27 @@ export class Mapper {
         out.set(def.destination ?? '', lookup(def.key, userData.values, '/'));
       } else {
         // column, and (unsupported) other types: a value without a header column.
+        if (userData.values.size > 0 && def.kind === 'column') this.noteParentNamedColumn(def, value, userData);
         out.set(def.destination ?? '', (isMap(value) || isList(value)) && def.forceType ? forcedJson(value) : value);
       }
     }
     if (this.parentKey !== null && !out.has(this.parentKey.column)) out.set(this.parentKey.column, this.parentKey.value);
     return out;
+  }
+
+  private noteParentNamedColumn(def: ColumnDefinition, value: Value, userData: UserData): void {
+    if (this.parentNamedColumns.get(def) === true || !userData.values.has(def.key)) return;
+    this.parentNamedColumns.set(def, value !== null);
+  }
+
+  /** Column entries (this table's and its nested tables') that read a parent column's name from records that never had it. */
+  unreadParentColumns(): UnreadParentColumn[] {
+    const unread: UnreadParentColumn[] = [];
+    for (const [def, read] of this.parentNamedColumns) {
+      if (!read) unread.push({ table: this.spec.name, key: def.key, destination: def.destination ?? def.key, configPath: def.configPath });
+    }
+    for (const child of this.children.values()) unread.push(...child.unreadParentColumns());
+    return unread;
   }
 
   /** §7.8: a non-scalar cell aborts with the columns of all non-scalar cells of the row. */

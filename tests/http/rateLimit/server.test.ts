@@ -114,7 +114,8 @@ test('configured budget: at most 5 requests in any second, the login and a retri
 });
 
 test('no configuration, a fixed-window API (8 per second, RateLimit headers): paced by its headers, no 429', async () => {
-  const IDS = 20;
+  // 13 requests: unpaced, 5 of them would be refused; paced, the second window holds them (~1 s).
+  const IDS = 12;
   const LIMIT = 8;
   let windowStart = -Infinity;
   let used = 0;
