@@ -1,7 +1,7 @@
 /**
  * Generates the user documentation in docs/ from the configuration JSON Schema
  * (src/config/schema.ts) and the registries' specs (pagination methods, authentication types,
- * user functions), so the docs, the validator and the component descriptor share one source.
+ * user functions, sync actions), so the docs, the validator and the component descriptor share one source.
  *   npm run docs                       writes the pages
  *   node scripts/config-docs.ts --check  exits 1 when a committed page is stale
  */
@@ -11,6 +11,7 @@ import { configSchema } from '../src/config/schema.ts';
 import type { Node } from './docs/markdown.ts';
 import { renderConfigurationPage } from './docs/schemaDocs.ts';
 import { renderAuthenticationPage, renderFunctionsPage, renderPaginationPage } from './docs/registryDocs.ts';
+import { renderActionsPage } from './docs/actionsDocs.ts';
 
 const DOCS = path.join(import.meta.dirname, '..', 'docs');
 
@@ -22,6 +23,7 @@ export function renderAllDocs(): Map<string, string> {
     ['pagination.md', renderPaginationPage(schema)],
     ['authentication.md', renderAuthenticationPage(schema)],
     ['functions.md', renderFunctionsPage()],
+    ['actions.md', renderActionsPage()],
   ]);
 }
 

@@ -11,6 +11,28 @@ import { HelperError, keyError, PY, valueError } from './envelope.ts';
 import { callHelperFunction } from './helperFunctions.ts';
 import { pythonRepr, pythonStr, pythonTruthy } from './pythonValues.ts';
 
+/** The configuration every action reads (spec 05 §2.1), each key with what it means (docs/actions.md). */
+export const DIALECT_INPUTS: Readonly<Record<string, string>> = {
+  'parameters.config':
+    'Must be an object. Its keys other than `jobs`, `userData`, `mappings`, `http`, `__AUTH_METHOD`, `#__BEARER_TOKEN` and `#password` are the user parameters that `{"attr": "name"}` reads (not flattened: `a.b` is a key of its own); an object value is evaluated as a function once, in key order.',
+  'parameters.config.jobs':
+    'The jobs; `endpoint`, `method` (`GET`, `POST`, `FORM`), `params`, `headers`, `dataField`, `placeholders`, `scroller` and `children` are read.',
+  'parameters.config.__AUTH_METHOD':
+    'The authentication method (else `api.authentication.type`); the UI keeps its credentials in `parameters.config` (see below).',
+  'parameters.config.http.headers': 'Headers sent with every request, over `api.http.headers`, as a run sends them.',
+  'parameters.api.baseUrl': 'Base URL (a string); a job endpoint is resolved against it with a `/` appended.',
+  'parameters.api.http.headers': 'Headers sent with every request (the UI marks credentials with `{"attr": "#__AUTH_TOKEN"}`).',
+  'parameters.api.http.defaultOptions.params': 'Query parameters sent with every GET request.',
+  'parameters.api.http.maxRetries': "Retries of a failed request (default 10), within the action's 60-second limit.",
+  'parameters.api.http.codes': 'HTTP statuses retried (default 500, 502, 503, 504, 408, 420, 429).',
+  'parameters.api.pagination': 'Only the first page is requested; see "Pagination" below.',
+  'parameters.api.ssl_verify': '`false` turns certificate checks off (a warning in `debug_log`); prefer `caCertificate`.',
+  'parameters.api.caCertificate': 'PEM certificate(s) trusted for the API.',
+  'parameters.api.#clientCertificate': 'PEM client certificate and key for mutual TLS.',
+  'parameters.api.credentialOrigins': 'Further origins credentials may be sent to (a redirect elsewhere goes without them).',
+  'image_parameters.allowed_hosts': "When set, the top-level job's URL must match an entry (`scheme`, `host`, `port`, `path`).",
+};
+
 /** `parameters.config` keys that are not user parameters (§2.2; ` #username` is the reference's typo). */
 const NOT_USER_PARAMETERS = new Set([
   '__AUTH_METHOD',

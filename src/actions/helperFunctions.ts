@@ -15,9 +15,10 @@
  * - `date`/`strtotime` with a falsy second argument use the current time.
  */
 import { getFunction, type FunctionEnv } from '../functions/index.ts';
+import { findHashAlgorithm } from '../functions/hashAlgorithms.ts';
 import { phpStrtotime } from '../functions/strtotime/index.ts';
 import type { Value } from '../php/value.ts';
-import { HelperError, PY, valueError } from './envelope.ts';
+import { HelperError, PY, userError, valueError } from './envelope.ts';
 import { pythonPercentFormat, pythonStrftime } from './pythonFormat.ts';
 import { pythonRepr, pythonTruthy, pythonTypeName } from './pythonValues.ts';
 
@@ -30,6 +31,18 @@ interface HelperFunction {
 /** A function of the extractor's library, by name. */
 function library(name: string, args: Value[], env: FunctionEnv): Value {
   return getFunction(name)!.call(args, env);
+}
+
+/**
+ * `hash`/`hash_hmac`: where PHP returns false (an unknown algorithm; a checksum for an HMAC) its
+ * CLI prints a warning on stderr, and the helper fails with it (a user error), not `false`.
+ */
+function digest(name: 'hash' | 'hash_hmac', args: Value[], env: FunctionEnv): Value {
+  const result = library(name, args, env);
+  if (result !== false) return result;
+  const algo = String(args[0]);
+  const why = findHashAlgorithm(algo.toLowerCase()) ? 'Non-cryptographic hashing algorithm' : 'Unknown hashing algorithm';
+  throw userError(`Error while performing ${name} function: PHP Warning:  ${name}(): ${why}: ${algo} in Command line code on line 1`);
 }
 
 function text(v: Value, fn: string): string {
@@ -67,9 +80,9 @@ const CATALOGUE: Record<string, HelperFunction> = {
   base64_encode: { min: 1, max: 1, call: (a, env) => library('base64_encode', [text(a[0]!, 'base64_encode')], env) },
   concat: { min: 0, max: Infinity, call: (a) => join('', a) },
   date: { min: 1, max: 2, call: (a, env) => library('date', [a[0]!, nowOr(a[1], env)], env) },
-  hash: { min: 2, max: 2, call: (a, env) => library('hash', [text(a[0]!, 'hash'), text(a[1]!, 'hash')], env) },
+  hash: { min: 2, max: 2, call: (a, env) => digest('hash', [text(a[0]!, 'hash'), text(a[1]!, 'hash')], env) },
   // Helper order (algo, key, message) → PHP order (algo, message, key).
-  hash_hmac: { min: 3, max: 3, call: (a, env) => library('hash_hmac', [text(a[0]!, 'hash_hmac'), a[2]!, a[1]!], env) },
+  hash_hmac: { min: 3, max: 3, call: (a, env) => digest('hash_hmac', [text(a[0]!, 'hash_hmac'), a[2]!, a[1]!], env) },
   ifempty: { min: 2, max: 2, call: (a) => (pythonTruthy(a[0]) ? null : a[1]!) },
   implode: {
     min: 2,

@@ -5,22 +5,25 @@
  * `codes`), no per-request timeout (the action's 60 s limit bounds everything), the response
  * headers as received, and one `debug_log` line per request.
  */
+import type { HelperAuthenticator, HelperLoginRequest, HelperLoginResponse } from '../auth/helper.ts';
 import { HttpClient } from '../http/client.ts';
 import { HeaderList } from '../http/headers.ts';
-import type { PreparedRequest } from '../http/prepared.ts';
+import { hostHeader, type PreparedRequest, type RequestUrl, requestTarget } from '../http/prepared.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.ts';
 import { Transport } from '../http/transport.ts';
+import { originOf } from '../http/origin.ts';
 import { resolveUrl } from '../http/url.ts';
 import type { Logger } from '../logging/logger.ts';
 import { SecretRegistry } from '../logging/redact.ts';
-import { PhpFloat, type Value } from '../php/value.ts';
-import { objectAt } from './dialect.ts';
+import type { Value } from '../php/value.ts';
+import type { HelperConfiguration } from './configuration.ts';
 import { HelperError } from './envelope.ts';
-import { pythonStr, pythonTruthy } from './pythonValues.ts';
+import { pythonStr } from './pythonValues.ts';
 
 export type HeaderPairs = [string, string][];
 
-export interface HelperRequest {
+/** A request as the answer shows it (`request` of test_request). */
+export interface ReportedRequest {
   method: 'GET' | 'POST';
   url: string;
   headers: HeaderPairs;
@@ -32,26 +35,47 @@ export interface HelperResponse {
   reason: string;
   headers: HeaderPairs;
   text: string;
-  /** The request as it was sent (after redirects). */
-  request: HelperRequest;
+  /** The request as it went on the wire (after redirects, with authentication). */
+  request: ReportedRequest;
+}
+
+/**
+ * A request ready for the client, and its URL's `scheme://authority` as written: `requests`
+ * reports an explicit `:80` that the parsed URL drops.
+ */
+export interface BuiltRequest {
+  prepared: PreparedRequest;
+  authority: string;
 }
 
 /** Redirects Python `requests` follows per request (its `DEFAULT_REDIRECT_LIMIT`, spec 05 §4.3). */
 export const HELPER_MAX_REDIRECTS = 30;
 
 /** The headers Python `requests` sends before the configured ones. */
-export const LIBRARY_HEADERS: HeaderPairs = [
+const LIBRARY_HEADERS: HeaderPairs = [
   ['User-Agent', 'python-requests/2.32.3'],
   ['Accept-Encoding', 'gzip, deflate'],
   ['Accept', '*/*'],
   ['Connection', 'keep-alive'],
 ];
 
-/** Sets a header in place (case-insensitive name, the new spelling) or appends it. */
-export function setHeader(headers: HeaderPairs, name: string, value: string): void {
-  const i = headers.findIndex(([n]) => n.toLowerCase() === name.toLowerCase());
-  if (i >= 0) headers[i] = [name, value];
-  else headers.push([name, value]);
+/** `scheme://authority` of an absolute URL. */
+const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/** A request to `url` with the library's headers, or the error `requests` raises for an unusable URL. */
+export function newRequest(method: 'GET' | 'POST', url: string): BuiltRequest {
+  const parsed = parseRequestUrl(url);
+  const headers = new HeaderList();
+  headers.append('Host', [hostHeader(parsed)]);
+  for (const [name, value] of LIBRARY_HEADERS) headers.append(name, [value]);
+  return { prepared: { method, url: parsed, headers, body: undefined, authHeaders: new Set() }, authority: AUTHORITY.exec(url)![0] };
+}
+
+/** A body with its length, and its content type unless one is configured. */
+export function setBody(request: PreparedRequest, text: string, contentType: string): void {
+  request.body = Buffer.from(text, 'utf8');
+  request.headers.replace('Content-Length', [String(request.body.length)]);
+  if (!request.headers.has('content-type')) request.headers.append('Content-Type', [contentType]);
 }
 
 /** Python's `quote_plus`: unreserved characters kept, space as `+`, UTF-8 percent-encoding. */
@@ -76,43 +100,47 @@ export function formEncode(params: Iterable<readonly [string, Value]>): string {
 
 /**
  * What the helper's HTTP session reads of the action context (context.ts's `ActionContext` has
- * these members; the context builds the authentication, which uses this session).
+ * these members).
  */
 export interface HttpSessionContext {
-  /** `parameters.api`: retries, certificates, `ssl_verify`. */
-  api: Map<string, Value>;
+  configuration: Pick<HelperConfiguration, 'retry' | 'tls'>;
   /** Aborted when the time limit is reached: no new request or pause starts after that. */
   signal: AbortSignal;
   /** Epoch ms after which no retry pause may end. */
   deadlineMs: number;
   /** Lines of `debug_log` (spec 05 §5.2). */
   debugLog: string[];
+  /** Applied by the client before every attempt inside the credential scope. */
+  auth: HelperAuthenticator;
+}
+
+/**
+ * Where credentials go (issue 32 #1): the extraction's credential scope (config/credentialOrigins.ts)
+ * — the origins of the base URL, the login endpoint, absolute job endpoints and
+ * `api.credentialOrigins`. Outside it an attempt goes without authentication and without the
+ * headers and query values that carry a secret (`secrets`: the answer's masked values).
+ */
+export interface CredentialLimits {
+  scope: (url: RequestUrl) => boolean;
+  secrets: readonly string[];
 }
 
 function retryPolicy(ctx: HttpSessionContext): RetryPolicy {
-  const http = objectAt(ctx.api, 'http');
-  const max = http.get('maxRetries');
-  const codes = http.get('codes');
+  const { maxRetries, codes } = ctx.configuration.retry;
   return {
-    maxRetries: typeof max === 'number' ? max : max instanceof PhpFloat ? Math.trunc(max.value) : 10,
+    maxRetries,
     retryHeader: 'Retry-After',
-    httpCodes: Array.isArray(codes) ? codes.filter((c): c is number => typeof c === 'number') : DEFAULT_RETRY.httpCodes,
+    httpCodes: codes.filter((c): c is number => typeof c === 'number'),
     curlCodes: DEFAULT_RETRY.curlCodes,
   };
 }
 
-function pem(v: Value | undefined): string | undefined {
-  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
-}
-
 /**
- * Whether server certificates are checked (spec 05 §4.2 step 9): a CA certificate wins; otherwise
- * `api.ssl_verify`, which `requests` reads by truthiness (`false`, `0`, `""` turn checks off;
- * missing or null keep them on). Turned off, `debug_log` says so — stderr stays empty (§1.6).
+ * Server certificates are checked unless `api.ssl_verify` turns them off (spec 05 §4.2 step 9;
+ * a CA certificate wins). Turned off, `debug_log` says so — stderr stays empty (§1.6).
  */
-function certificatesChecked(ctx: HttpSessionContext, ca: string | undefined): boolean {
-  const sslVerify = ctx.api.get('ssl_verify');
-  if (ca !== undefined || sslVerify === undefined || sslVerify === null || pythonTruthy(sslVerify)) return true;
+function certificatesChecked(ctx: HttpSessionContext): boolean {
+  if (!ctx.configuration.tls.verifyOff) return true;
   ctx.debugLog.push(
     "WARNING: api.ssl_verify is false: the API's TLS certificate is not checked, so anyone on the way can read or change " +
       'these requests, credentials included. To trust a private or self-signed certificate, set api.caCertificate instead.',
@@ -153,11 +181,10 @@ export class HelperHttp {
   private readonly withRetries: HttpClient;
   private readonly once: HttpClient;
 
-  constructor(ctx: HttpSessionContext) {
+  constructor(ctx: HttpSessionContext, limits: CredentialLimits) {
     this.ctx = ctx;
-    const ca = pem(ctx.api.get('caCertificate'));
-    const cert = pem(ctx.api.get('#clientCertificate'));
-    const verify = certificatesChecked(ctx, ca);
+    const { ca, clientCertificate: cert } = ctx.configuration.tls;
+    const verify = certificatesChecked(ctx);
     this.transport = new Transport({
       connectTimeoutMs: 60_000,
       requestTimeoutMs: 60_000,
@@ -166,6 +193,8 @@ export class HelperHttp {
       ...(cert ? { cert, key: cert } : {}),
     });
     const logger = this.logger();
+    for (const secret of limits.secrets) logger.secrets.add(secret);
+    const scoped = { credentialScope: limits.scope, withheldFrom: new Set<string>() };
     const sleep = (ms: number): Promise<void> =>
       new Promise((resolve, reject) => {
         if (ctx.signal.aborted) return reject(ctx.signal.reason);
@@ -186,6 +215,8 @@ export class HelperHttp {
       logger,
       sleep,
       maxRedirects: HELPER_MAX_REDIRECTS,
+      authenticator: ctx.auth,
+      ...scoped,
     });
     this.once = new HttpClient({
       transport: this.transport,
@@ -193,79 +224,70 @@ export class HelperHttp {
       logger,
       sleep,
       maxRedirects: HELPER_MAX_REDIRECTS,
+      ...scoped,
     });
   }
 
   /** The client's retry messages go to `debug_log`; nothing reaches stdout or stderr. */
   private logger(): Logger {
-    const push = (message: string, context?: Record<string, unknown>): void => {
+    return linesLogger((message, context) => {
       if (message.startsWith('Http request failed') && context) this.lastFailure = context;
       this.ctx.debugLog.push(message);
-    };
-    return {
-      debug: push,
-      info: push,
-      warning: push,
-      error: push,
-      setLevel: () => {},
-      isDebug: () => false,
-      secrets: new SecretRegistry(),
-    };
+    });
   }
 
   close(): void {
     this.transport.close();
   }
 
-  /** Sends one request; `retries` false for the login request (sent once, §2.5). */
-  async send(request: HelperRequest, retries = true): Promise<HelperResponse> {
+  /** The login request (spec 05 §2.5): sent once, unauthenticated, no retries. */
+  async login(request: HelperLoginRequest): Promise<HelperLoginResponse> {
+    const built = newRequest(request.method, request.url);
+    for (const [name, value] of request.headers) built.prepared.headers.replace(name, [value]);
+    if (request.body !== null) setBody(built.prepared, request.body.text, request.body.contentType);
+    const response = await this.send(built, false);
+    return { status: response.status, reason: response.reason, text: response.text, url: response.request.url };
+  }
+
+  /** Sends one request, authenticated by the client; `authenticated` false for the login (sent once). */
+  async send(built: BuiltRequest, authenticated = true): Promise<HelperResponse> {
     this.ctx.signal.throwIfAborted();
-    const url = parseRequestUrl(request.url);
-    const headers = new HeaderList();
-    headers.append('Host', [url.port === undefined ? url.host : `${url.host}:${url.port}`]);
-    for (const [name, value] of request.headers) headers.append(name, [value]);
-    const prepared: PreparedRequest = {
-      method: request.method,
-      url: {
-        scheme: url.scheme as 'http' | 'https',
-        userinfo: url.userinfo,
-        host: url.host,
-        port: url.port,
-        path: url.path,
-        query: url.query,
-      },
-      headers,
-      body: request.body === null ? undefined : Buffer.from(request.body, 'utf8'),
-      authHeaders: new Set(),
-    };
-    const response = await (retries ? this.withRetries : this.once).send(prepared, false);
-    const sent = response.request;
-    const port = sent.url.port ?? (sent.url.scheme === 'https' ? 443 : 80);
-    const target = sent.url.query ? `${sent.url.path || '/'}?${sent.url.query}` : sent.url.path || '/';
+    const response = await (authenticated ? this.withRetries : this.once).send(built.prepared, authenticated);
+    const sent = response.sent;
+    const target = requestTarget(sent.url);
     const length = response.headers['content-length'] ?? 'None';
-    this.ctx.debugLog.push(
-      `${sent.url.scheme}://${sent.url.host}:${port} "${sent.method} ${target} HTTP/1.1" ${response.status} ${length}`,
-    );
-    const redirected = sent !== prepared;
+    this.ctx.debugLog.push(`${originOf(sent.url)} "${sent.method} ${target} HTTP/1.1" ${response.status} ${length}`);
+    const authority = response.request === built.prepared ? built.authority : `${sent.url.scheme}://${hostHeader(sent.url)}`;
     return {
       status: response.status,
       reason: response.statusText,
       headers: receivedHeaders(response.rawHeaders ?? []),
       text: response.body.toString('utf8'),
-      request: redirected
-        ? {
-            method: sent.method === 'POST' ? 'POST' : 'GET',
-            url: `${sent.url.scheme}://${sent.url.host}${sent.url.port ? `:${sent.url.port}` : ''}${target}`,
-            headers: sent.headers.entries.filter((e) => e.name !== 'Host').map((e) => [e.name, e.values.join(', ')]),
-            body: sent.body === undefined ? null : sent.body.toString('utf8'),
-          }
-        : request,
+      request: {
+        method: sent.method === 'POST' ? 'POST' : 'GET',
+        url: `${authority}${target}`,
+        headers: sent.headers.entries.filter((e) => e.name !== 'Host').map((e) => [e.name, e.values.join(', ')]),
+        body: sent.body === undefined ? null : sent.body.toString('utf8'),
+      },
     };
   }
 }
 
+/** A logger whose every line goes to `write` (the actions' `debug_log`), whatever its level. */
+export function linesLogger(write: (message: string, context?: Record<string, unknown>) => void): Logger {
+  return {
+    debug: write,
+    info: write,
+    warning: write,
+    error: write,
+    setLevel: () => {},
+    isDebug: () => false,
+    secrets: new SecretRegistry(),
+  };
+}
+
 /** The URL parts of a request, with the errors `requests` raises for unusable URLs. */
-function parseRequestUrl(url: string) {
+function parseRequestUrl(url: string): RequestUrl {
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) {
     throw new HelperError(
       'requests.exceptions.MissingSchema',
@@ -277,5 +299,6 @@ function parseRequestUrl(url: string) {
     throw new HelperError('requests.exceptions.InvalidSchema', `No connection adapters were found for '${url}'`);
   }
   if (resolved.host === '') throw new HelperError('requests.exceptions.InvalidURL', `Invalid URL '${url}': No host supplied`);
-  return resolved;
+  const { userinfo, host, port, path, query } = resolved;
+  return { scheme: resolved.scheme, userinfo, host, port, path, query };
 }

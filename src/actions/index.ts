@@ -20,7 +20,7 @@ import './loadFromCurl.ts';
 import './testRequest.ts';
 import './inferMapping.ts';
 
-export { syncActionNames } from './registry.ts';
+export { syncActionNames, syncActionSpecs } from './registry.ts';
 
 /** The helper's process limit (Symfony Process's default, §1.2). */
 export const SYNC_ACTION_TIMEOUT_MS = 60_000;

@@ -135,8 +135,8 @@ export async function inferMapping(ctx: ActionContext): Promise<Value> {
   if (records.length === 0) throw userError('The request returned no data to infer mapping from.');
   const selected = chain[chain.length - 1]!;
   const parentKeys = chain.length > 1 ? [...objectAt(selected, 'placeholders').keys()].map((n) => `parent_${n}`) : [];
-  const userData = fill(objectAt(ctx.config, 'userData'), ctx.user, ctx.env, true) as Map<string, Value>;
-  const topLevel = !pythonStr(ctx.parameters.get('__SELECTED_JOB')).includes('_');
+  const userData = fill(ctx.configuration.userData, ctx.user, ctx.env, true) as Map<string, Value>;
+  const topLevel = !pythonStr(ctx.configuration.selectedJob).includes('_');
   const tree = new Map<string, Node>();
   for (let record of records) {
     if (Array.isArray(record)) {
@@ -153,8 +153,8 @@ export async function inferMapping(ctx: ActionContext): Promise<Value> {
     }
     analyse(tree, record, []);
   }
-  const nesting = ctx.parameters.get('__NESTING_LEVEL');
-  const primary = ctx.parameters.get('__PRIMARY_KEY');
+  const nesting = ctx.configuration.own.get('__NESTING_LEVEL');
+  const primary = ctx.configuration.own.get('__PRIMARY_KEY');
   const mapping = buildMapping(
     tree,
     // A numeric string (a UI text field) is read as its number; anything else is the default.
@@ -206,6 +206,12 @@ registerSyncAction({
   description:
     'Runs the job chain like test_request and answers a user mapping for the selected job, inferred from the records ' +
     '(parameters.__NESTING_LEVEL, default 2; parameters.__PRIMARY_KEY, JSON paths).',
-  reads: ['__SELECTED_JOB', '__NESTING_LEVEL', '__PRIMARY_KEY'],
+  inputs: {
+    __SELECTED_JOB: 'The job whose records the mapping is inferred from, as for `test_request`.',
+    __NESTING_LEVEL: 'How deep nested objects are flattened into columns (default 2); deeper objects become one JSON column.',
+    __PRIMARY_KEY: 'JSON paths of the primary key columns, such as `["id"]` (default none).',
+  },
+  answer:
+    'A user mapping for the selected job: column → destination, with `parent_⟨placeholder⟩` primary keys for a child job and `userData` keys as `user` columns for a top-level job.',
   run: inferMapping,
 });

@@ -51,7 +51,11 @@ export function curlToJob(command: string, baseUrl: string): JsonObject {
     if (curl.query.size > 0) throw userError('Query parameters are not supported for POST requests with JSON content type');
     params = curl.data === undefined ? dict() : jsonBody(curl.data);
   } else if (curl.method === 'POST' && contentType === 'application/x-www-form-urlencoded') {
-    params = curl.data === undefined ? dict() : asObject(parsePairsOf(curl.data));
+    // A repeated form key keeps its last value where it first stood, as the helper answers (a query keeps a list).
+    params =
+      curl.data === undefined
+        ? dict()
+        : asObject(new Map([...parsePairsOf(curl.data)].map(([k, v]) => [k, Array.isArray(v) ? v.at(-1)! : v])));
   } else if (curl.method === 'GET') {
     params = asObject(curl.query);
   } else {
@@ -80,10 +84,15 @@ registerSyncAction({
   description:
     'Turns the curl command line in parameters.__CURL_COMMAND into a job (endpoint relative to api.baseUrl, method, params, headers). ' +
     'Supported: GET with query parameters, POST with a JSON body, POST with a form body.',
-  reads: ['__CURL_COMMAND'],
+  inputs: {
+    __CURL_COMMAND:
+      'The curl command line (`curl …`, quoting and line continuations as in a shell). Understood: `-X`, `-H`, `-d`/`--data*`, `--json`, `-G`, `--url`; `-u`, `-k`, `--include` and `--compressed` are ignored.',
+  },
+  answer:
+    'One job: `{"__NAME", "endpoint", "children": [], "method", "dataType", "dataField": {"path": ".", "separator": "."}, "params", "headers"}`. A form post is answered as method `POST`, as the reference does.',
   async run(ctx) {
-    const command = ctx.parameters.get('__CURL_COMMAND');
+    const command = ctx.configuration.own.get('__CURL_COMMAND');
     if (!pythonTruthy(command)) throw valueError('cURL command not provided');
-    return curlToJob(typeof command === 'string' ? command : String(command), ctx.baseUrl);
+    return curlToJob(typeof command === 'string' ? command : String(command), ctx.configuration.baseUrl);
   },
 });

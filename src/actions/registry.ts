@@ -9,8 +9,10 @@ import type { ActionContext } from './context.ts';
 export interface SyncActionSpec {
   name: string;
   description: string;
-  /** `parameters` keys the action reads besides the shared dialect (documentation). */
-  reads: readonly string[];
+  /** The `parameters` keys the action reads besides the shared dialect, each with what it means (docs/actions.md). */
+  inputs: Readonly<Record<string, string>>;
+  /** What the answer is (docs/actions.md). */
+  answer: string;
   /** The action's answer (printed as Python JSON); throws on failure (→ envelope). */
   run(context: ActionContext): Promise<Value>;
 }
@@ -23,6 +25,11 @@ export function registerSyncAction(spec: SyncActionSpec): void {
 
 export function syncActionNames(): string[] {
   return [...actions.keys()];
+}
+
+/** The registered specs in registration order (the order of actions/index.ts's imports). */
+export function syncActionSpecs(): SyncActionSpec[] {
+  return [...actions.values()];
 }
 
 export function getSyncAction(name: string): SyncActionSpec | undefined {

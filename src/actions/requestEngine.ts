@@ -4,6 +4,7 @@
  * expanded per level), with the helper's headers, query, body and URL rules. Requests go through
  * the extractor's HTTP client (helperHttp.ts).
  */
+import { credentialScope } from '../config/credentialOrigins.ts';
 import { CurlError } from '../errors/CurlError.ts';
 import { TooManyRedirects } from '../http/client.ts';
 import { resolveUrl } from '../http/url.ts';
@@ -14,17 +15,10 @@ import { fill, objectAt, selectedChain } from './dialect.ts';
 import { HelperError, PY, userError, valueError } from './envelope.ts';
 import { addFirstPageParameters } from './firstPage.ts';
 import { checkAllowedHosts } from './helperAllowedHosts.ts';
-import {
-  formEncode,
-  HelperHttp,
-  LIBRARY_HEADERS,
-  RetriesStopped,
-  setHeader,
-  type HelperRequest,
-  type HelperResponse,
-} from './helperHttp.ts';
+import { type BuiltRequest, formEncode, HelperHttp, type HelperResponse, newRequest, RetriesStopped, setBody } from './helperHttp.ts';
 import { dict, pythonJson, pythonStr } from './pythonValues.ts';
 import { placeholderValues, selectRecords } from './records.ts';
+import { secretsOf } from './secrets.ts';
 
 /** The reference's MAX_CHILD_CALLS. */
 const MAX_CHILD_CALLS = 20;
@@ -41,25 +35,16 @@ export interface ChainResult {
 /** Thrown inside the chain at the first HTTP error status; the chain's results are kept. */
 class ChainStopped extends Error {}
 
-/** Names of the UI's reserved `attr` references (`__…`, `#__…`) anywhere in `parameters`. */
-function reservedNames(v: Value | undefined, out: Set<string>): Set<string> {
-  if (Array.isArray(v)) for (const e of v) reservedNames(e, out);
-  else if (v instanceof Map) {
-    const attr = v.get('attr');
-    if (typeof attr === 'string' && (attr.startsWith('__') || attr.startsWith('#__'))) out.add(attr);
-    for (const e of v.values()) reservedNames(e, out);
-  }
-  return out;
-}
-
 /** §4.2 step 2: authentication entries removed from default headers or query parameters. */
-function withoutAuthEntries(entries: Map<string, Value>, ctx: ActionContext, reserved: Set<string>): Map<string, Value> {
+function withoutAuthEntries(entries: Map<string, Value>, ctx: ActionContext): Map<string, Value> {
+  const reserved = ctx.configuration.reservedNames;
   const out = new PhpArray();
   for (const [name, value] of entries) {
     // Under bearer an object-valued Authorization is the UI's placeholder for the token. (The
     // reference crashes on object values under other names; we keep them: undetermined, §4.2.)
-    if (ctx.auth.method === 'bearer' && value instanceof Map && name === 'Authorization') continue;
-    if (ctx.auth.method !== 'bearer' && typeof value === 'string' && reserved.has(value)) continue;
+    const placeholders = ctx.auth.dropsAuthorizationPlaceholder === true;
+    if (placeholders && value instanceof Map && name === 'Authorization') continue;
+    if (!placeholders && typeof value === 'string' && reserved.has(value)) continue;
     out.set(name, value);
   }
   return out;
@@ -71,44 +56,45 @@ function methodOf(job: Map<string, Value>): 'GET' | 'POST' | 'FORM' {
   throw valueError(`Unsupported method: ${pythonStr(m)}`);
 }
 
-export function buildRequest(ctx: ActionContext, job: Map<string, Value>, endpoint: string, reserved: Set<string>): HelperRequest {
-  const method = methodOf(job);
-  const http = objectAt(ctx.api, 'http');
-  const headerConfig = withoutAuthEntries(objectAt(http, 'headers'), ctx, reserved);
+/** §4.2 steps 1–5: the filled headers and query parameters of one job's request. */
+function headersAndQuery(ctx: ActionContext, job: Map<string, Value>, method: 'GET' | 'POST' | 'FORM') {
+  const headerConfig = withoutAuthEntries(ctx.configuration.defaultHeaders, ctx);
   for (const [k, v] of objectAt(job, 'headers')) headerConfig.set(k, v);
   const headers = fill(headerConfig, ctx.user, ctx.env, true) as Map<string, Value>;
-  const query = withoutAuthEntries(objectAt(objectAt(http, 'defaultOptions'), 'params'), ctx, reserved);
+  const query = withoutAuthEntries(ctx.configuration.defaultParams, ctx);
   const params = job.get('params');
   if (method === 'GET' && params instanceof Map) for (const [k, v] of params) query.set(k, v);
   const filledQuery = new PhpArray(fill(query, ctx.user, ctx.env, true) as Map<string, Value>);
-  addFirstPageParameters(filledQuery, ctx.api, job);
+  addFirstPageParameters(ctx, filledQuery, job);
+  return { headers, query: filledQuery };
+}
 
-  const base = ctx.baseUrl.endsWith('/') ? ctx.baseUrl : `${ctx.baseUrl}/`;
+/** §4.2 step 7: the endpoint resolved against the base URL with a `/` appended, then the query. */
+function requestUrl(baseUrl: string, endpoint: string, query: Map<string, Value>): string {
+  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:/;
   let url = absolute.test(base)
     ? keepExplicitPort(resolveUrl(base, endpoint).href, absolute.test(endpoint) ? endpoint : base)
     : base + endpoint;
-  const encoded = formEncode(filledQuery);
+  const encoded = formEncode(query);
   if (encoded !== '') url += `${url.includes('?') ? '&' : '?'}${encoded}`;
+  return url;
+}
 
-  const request: HelperRequest = {
-    method: method === 'GET' ? 'GET' : 'POST',
-    url,
-    headers: LIBRARY_HEADERS.map(([n, v]) => [n, v]),
-    body: null,
-  };
-  for (const [name, value] of headers) setHeader(request.headers, name, pythonStr(value));
+/** One job's request (§4.2); authentication is applied by the client, last, before every attempt. */
+export function buildRequest(ctx: ActionContext, job: Map<string, Value>, endpoint: string): BuiltRequest {
+  const method = methodOf(job);
+  const { headers, query } = headersAndQuery(ctx, job, method);
+  const built = newRequest(method === 'GET' ? 'GET' : 'POST', requestUrl(ctx.configuration.baseUrl, endpoint, query));
+  for (const [name, value] of headers) built.prepared.headers.replace(name, [pythonStr(value)]);
   if (method !== 'GET') {
     // POST and FORM bodies are sent as configured, not filled (§3.2).
-    const body = params instanceof Map ? params : new PhpArray();
-    request.body = method === 'POST' ? pythonJson(params instanceof Map ? params : dict()) : formEncode(body);
-    setHeader(request.headers, 'Content-Length', String(Buffer.byteLength(request.body, 'utf8')));
-    if (!request.headers.some(([n]) => n.toLowerCase() === 'content-type')) {
-      request.headers.push(['Content-Type', method === 'POST' ? 'application/json' : 'application/x-www-form-urlencoded']);
-    }
+    const params = job.get('params');
+    const body = params instanceof Map ? params : dict();
+    if (method === 'POST') setBody(built.prepared, pythonJson(body), 'application/json');
+    else setBody(built.prepared, formEncode(body), 'application/x-www-form-urlencoded');
   }
-  ctx.auth.apply(request);
-  return request;
+  return built;
 }
 
 /**
@@ -121,24 +107,15 @@ function keepExplicitPort(href: string, source: string): string {
   return `${href.slice(0, m[1]!.length)}:${m[2]}${href.slice(m[1]!.length)}`;
 }
 
-function retryCodes(ctx: ActionContext): Value[] {
-  const codes = objectAt(ctx.api, 'http').get('codes');
-  return Array.isArray(codes) ? codes : [500, 502, 503, 504, 408, 420, 429];
-}
-
 /** §4.1–§4.5: runs the selected chain. */
 export async function runChain(ctx: ActionContext): Promise<ChainResult> {
-  const chain = selectedChain(objectAt(ctx.parameters, 'config').get('jobs'), ctx.parameters.get('__SELECTED_JOB'));
-  const top = Number(pythonStr(ctx.parameters.get('__SELECTED_JOB')).split('_')[0]);
-  checkAllowedHosts(
-    objectAt(ctx.root, 'image_parameters').get('allowed_hosts'),
-    ctx.baseUrl,
-    (ctx.config.get('jobs') as Value[])[top] as Map<string, Value>,
-  );
-  const http = new HelperHttp(ctx);
+  const { configuration } = ctx;
+  const chain = selectedChain(configuration.jobs, configuration.selectedJob);
+  checkAllowedHosts(configuration.allowedHosts, configuration.baseUrl, chain[0]!);
+  const scope = credentialScope(configuration.api, configuration.baseUrl, undefined, configuration.jobs);
+  const http = new HelperHttp(ctx, { scope, secrets: secretsOf(ctx) });
   ctx.cleanup.push(() => http.close());
-  await ctx.auth.login(http, ctx.baseUrl);
-  const reserved = reservedNames(ctx.parameters, new Set());
+  await ctx.auth.login?.(configuration.baseUrl, (request) => http.login(request));
   const result: ChainResult = { chain, records: [], response: undefined, httpError: undefined };
   const slots: Value[] = chain.map(() => dict());
 
@@ -148,10 +125,11 @@ export async function runChain(ctx: ActionContext): Promise<ChainResult> {
     const values = new Map([...inherited, ...placeholderValues(job.get('placeholders'), slots)]);
     let endpoint = pythonStr(job.get('endpoint') ?? '');
     for (const [name, value] of values) endpoint = endpoint.split(`{${name}}`).join(pythonStr(value));
-    const request = buildRequest(ctx, job, endpoint, reserved);
+    const built = buildRequest(ctx, job, endpoint);
+    const request = built.prepared;
     let response: HelperResponse;
     try {
-      response = await http.send(request);
+      response = await http.send(built);
     } catch (error) {
       if (error instanceof CurlError) {
         throw userError(`Request "${request.method}: ${endpoint}" failed with the following error: ${error.detail}`);
@@ -171,7 +149,7 @@ export async function runChain(ctx: ActionContext): Promise<ChainResult> {
     }
     result.response = response;
     if (response.status >= 400) {
-      const kind = retryCodes(ctx).includes(response.status) ? 'failed, too many retries' : 'failed with non-retryable error';
+      const kind = configuration.retry.codes.includes(response.status) ? 'failed, too many retries' : 'failed with non-retryable error';
       result.httpError = `Request "${request.method}: ${endpoint}" ${kind}. Status Code: ${response.status}. Response: ${response.text}`;
       throw new ChainStopped();
     }

@@ -26,32 +26,78 @@ export function secretsOf(ctx: ActionContext): string[] {
     const text = secretText(value);
     if (text !== undefined) out.push(text);
   }
-  out.push(...ctx.auth.secrets);
+  out.push(...ctx.auth.secrets());
   return out.filter((s) => s !== '');
 }
 
 /**
- * Each secret in turn, in every form it takes in a URL, a body or a header (percent-encoded,
- * JSON-escaped, base64: redact.ts's forms, plus Python's JSON escaping, which keeps `/`), longest
- * form first. The reference replaces the raw text only, so a token in a query string shows
- * percent-encoded; here it does not.
+ * Characters that continue a word around a secret: a secret is hidden where it stands as a value
+ * (a header or query value, userinfo, a JSON string, a whole path segment), never inside a longer
+ * word — with `#token` = `token`, the path `/001-token-header/` stays as it is. A `.` continues a
+ * word only when a word character follows (`token.json`), not at the end of a sentence.
  */
-export function maskSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    const forms = new Set([secret, ...derivedForms(secret), pjsonString(secret).slice(1, -1).replaceAll('\\/', '/')]);
-    for (const form of [...forms].filter((f) => f !== '').sort((a, b) => b.length - a.length)) out = out.split(form).join(HIDDEN_TEXT);
-  }
-  return out;
+const BEFORE = String.raw`(?<![\p{L}\p{N}_~%+.\-])`;
+const AFTER = String.raw`(?![\p{L}\p{N}_~%+\-]|\.[\p{L}\p{N}])`;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** The strings inside an answer value (lists and objects walked; keys kept) with secrets masked. */
+/** A secret's forms in a URL, a body or a header: redact.ts's, plus Python's JSON escaping (keeps `/`). */
+function formsOf(secret: string): string[] {
+  const forms = new Set([secret, ...derivedForms(secret), pjsonString(secret).slice(1, -1).replaceAll('\\/', '/')]);
+  return [...forms].filter((f) => f !== '').sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Each secret in turn, in every form it takes, where it stands as a value, longest form first.
+ * The reference replaces the raw text only, anywhere (a token in a query string shows
+ * percent-encoded; a short one mangles every word that contains it); here neither happens.
+ */
+export function secretMasker(secrets: readonly string[]): (text: string) => string {
+  if (secrets.length === 0) return (text) => text;
+  const forms = secrets.map(formsOf);
+  const patterns = forms.map((list) => new RegExp(`${BEFORE}(?:${list.map(escapeRegExp).join('|')})${AFTER}`, 'gu'));
+  // A plain search first: most strings of a large answer hold no secret, and the bounded
+  // Unicode patterns cost several times more than this test.
+  const anyForm = new RegExp(forms.flat().map(escapeRegExp).join('|'));
+  return (text) => (anyForm.test(text) ? patterns.reduce((out, pattern) => out.replace(pattern, HIDDEN_TEXT), text) : text);
+}
+
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  return secretMasker(secrets)(text);
+}
+
+/**
+ * The strings inside an answer value (lists and objects walked; keys kept) with secrets masked.
+ * Copy on write: a list or object without a secret is returned as it is.
+ */
 export function maskSecretsInValue(v: Value, secrets: readonly string[]): Value {
-  if (typeof v === 'string') return maskSecrets(v, secrets);
-  if (Array.isArray(v)) return v.map((x) => maskSecretsInValue(x, secrets));
-  if (v instanceof Map) {
-    const entries = [...v].map(([k, x]) => [k, maskSecretsInValue(x, secrets)] as [string, Value]);
-    return v instanceof PhpArray ? new PhpArray(entries) : new JsonObject(entries);
-  }
-  return v;
+  if (secrets.length === 0) return v;
+  const mask = secretMasker(secrets);
+  const walk = (x: Value): Value => {
+    if (typeof x === 'string') return mask(x);
+    if (Array.isArray(x)) {
+      let copy: Value[] | undefined;
+      for (let i = 0; i < x.length; i++) {
+        const masked = walk(x[i]!);
+        if (masked === x[i]) continue;
+        copy ??= [...x];
+        copy[i] = masked;
+      }
+      return copy ?? x;
+    }
+    if (x instanceof Map) {
+      let copy: Map<string, Value> | undefined;
+      for (const [k, e] of x) {
+        const masked = walk(e);
+        if (masked === e) continue;
+        copy ??= x instanceof PhpArray ? new PhpArray(x) : new JsonObject(x);
+        copy.set(k, masked);
+      }
+      return copy ?? x;
+    }
+    return x;
+  };
+  return walk(v);
 }

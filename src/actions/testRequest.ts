@@ -9,7 +9,7 @@ import { decodeJson } from '../php/jsonDecode.ts';
 import { dict } from './pythonValues.ts';
 import { registerSyncAction } from './registry.ts';
 import { runChain } from './requestEngine.ts';
-import { maskSecrets, secretsOf } from './secrets.ts';
+import { maskSecretsInValue, secretMasker, secretsOf } from './secrets.ts';
 
 function bodyValue(text: string): Value {
   try {
@@ -22,7 +22,7 @@ function bodyValue(text: string): Value {
 export async function testRequest(ctx: ActionContext): Promise<Value> {
   const { response, records } = await runChain(ctx);
   const secrets = secretsOf(ctx);
-  const mask = (s: string): string => maskSecrets(s, secrets);
+  const mask = secretMasker(secrets);
   const maskedHeaders = (headers: [string, string][]) => dict(headers.map(([n, v]) => [mask(n), mask(v)] as const));
   return dict([
     [
@@ -30,7 +30,8 @@ export async function testRequest(ctx: ActionContext): Promise<Value> {
       dict([
         ['status_code', response!.status],
         ['reason', mask(response!.reason)],
-        ['data', bodyValue(response!.text)],
+        // Masked too, unlike the reference (spec 05 §5.3): an API that echoes a token must not show it on a UI screen.
+        ['data', maskSecretsInValue(bodyValue(response!.text), secrets)],
         ['headers', maskedHeaders(response!.headers)],
       ]),
     ],
@@ -44,7 +45,7 @@ export async function testRequest(ctx: ActionContext): Promise<Value> {
         ['headers', maskedHeaders(response!.request.headers)],
       ]),
     ],
-    ['records', records],
+    ['records', maskSecretsInValue(records, secrets)],
     ['debug_log', mask(ctx.debugLog.map((l) => `${l}\n`).join(''))],
   ]);
 }
@@ -54,6 +55,11 @@ registerSyncAction({
   description:
     'Runs the job chain selected by parameters.__SELECTED_JOB (first page only, at most 20 parents per level) and answers ' +
     '{"response", "request", "records", "debug_log"}, secrets shown as --HIDDEN--. Also the action run for "action": "".',
-  reads: ['__SELECTED_JOB'],
+  inputs: {
+    __SELECTED_JOB:
+      'The job to run, as its path in the job tree: `"0"` is the first job, `"0_1"` its second child. The jobs on the way run first (at most 20 parents per level), each for its first page only.',
+  },
+  answer:
+    '`{"response": {"status_code", "reason", "data", "headers"}, "request": {"url", "method", "data", "headers"}, "records", "debug_log"}`: the last request sent and its response, the records its data selector finds, and a log of the requests. An HTTP error status is answered, not raised.',
   run: testRequest,
 });

@@ -10,15 +10,11 @@ import { UserError } from '../errors/UserError.ts';
 import { InvalidUriError } from '../errors/InvalidUriError.ts';
 import { isAllowedOrigin, type AllowedHost } from './allowedHosts.ts';
 import { resolveUrl } from '../http/url.ts';
-import { defaultPort, type RequestUrl } from '../http/prepared.ts';
+import { originOf } from '../http/origin.ts';
+import type { RequestUrl } from '../http/prepared.ts';
 import { isEmpty, isMap, member, type Value } from '../php/value.ts';
 
 export const CREDENTIAL_ORIGINS_PATH = 'parameters.api.credentialOrigins';
-
-/** `scheme://host:port`, the port always explicit. */
-export function originOf(url: { scheme: string; host: string; port: number | undefined }): string {
-  return `${url.scheme}://${url.host.toLowerCase()}:${url.port ?? defaultPort(url.scheme)}`;
-}
 
 function originOfText(base: string, endpoint: string): string | undefined {
   try {

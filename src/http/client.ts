@@ -11,6 +11,7 @@ import { resolveUrl } from './url.ts';
 import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest, type RequestUrl } from './prepared.ts';
 import { retryDelayMs, shouldRetry, type RetryPolicy } from './retry.ts';
 import { checkedRetryWait, sleepAtLeast } from './waits.ts';
+import { sameOrigin } from './origin.ts';
 import { withholdCredentials } from './withhold.ts';
 import { urlWithUserinfo, userinfoAuthorization } from './userinfo.ts';
 import type { Transport, WireResponse } from './transport.ts';
@@ -84,6 +85,8 @@ export interface SendOptions {
 export interface ClientResponse extends WireResponse {
   /** The request that produced it (after redirects). */
   request: PreparedRequest;
+  /** That request's last attempt as it went on the wire: authentication applied, or credentials withheld. */
+  sent: PreparedRequest;
   /** Attempts made for the last hop (1 = no retry). */
   attempts: number;
 }
@@ -168,7 +171,8 @@ export class HttpClient {
       next.body = undefined;
       next.headers.remove('content-length');
     }
-    if (next.url.host !== from.url.host) next.headers.remove('authorization');
+    // By origin, not host: a redirect to another port or scheme of the same host is another server.
+    if (!sameOrigin(next.url, from.url)) next.headers.remove('authorization');
     next.headers.set('Host', [hostHeader(next.url)]);
     return next;
   }
@@ -195,7 +199,7 @@ export class HttpClient {
     request: PreparedRequest,
     authenticate: boolean,
     options: SendOptions,
-  ): Promise<WireResponse & { attempts: number }> {
+  ): Promise<WireResponse & { attempts: number; sent: PreparedRequest }> {
     const logger = options.logger ?? this.options.logger;
     const host = `${request.url.scheme}://${request.url.host}:${request.url.port ?? defaultPort(request.url.scheme)}`;
     for (let retries = 0; ; retries++) {
@@ -254,7 +258,7 @@ export class HttpClient {
           const where = `${attempt.method} ${displayUrl(attempt.url)}, after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
           throw new CurlError(failure.curlCode, `${failure.detail} (${where})`, failure.bytesReceived, failure);
         }
-        return { ...response!, attempts };
+        return { ...response!, attempts, sent: attempt };
       }
       const headerName = this.options.retry.retryHeader.toLowerCase();
       const raw = response?.headers[headerName];

@@ -46,6 +46,13 @@ export class HeaderList {
     this.entries.push({ name, values: [...values] });
   }
 
+  /** Replaces by case-insensitive name where the header stands (new spelling), or appends it. */
+  replace(name: string, values: readonly string[]): void {
+    const i = this.index(name);
+    if (i >= 0) this.entries[i] = { name, values: [...values] };
+    else this.entries.push({ name, values: [...values] });
+  }
+
   remove(name: string): void {
     const i = this.index(name);
     if (i >= 0) this.entries.splice(i, 1);

@@ -277,6 +277,9 @@ export class Transport {
       const connectTimer = setTimeout(() => {
         request.destroy(timeoutError('ETIMEOUT_CONNECT'));
       }, this.options.connectTimeoutMs);
+      // Node keeps 1000 response headers by default and drops the rest silently (issue 32 #8); the
+      // header block is bounded in bytes instead (MAX_HEADER_BYTES), as curl bounds it.
+      request.maxHeadersCount = 0;
       request.on('socket', (socket) => {
         const connected = (): void => clearTimeout(connectTimer);
         if ((socket as { connecting?: boolean }).connecting) socket.once(req.scheme === 'https' ? 'secureConnect' : 'connect', connected);

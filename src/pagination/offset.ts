@@ -10,7 +10,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
 import { flagOption, prefetchOption } from './optionNodes.ts';
 import { intValue, OptionReader, shownOption } from './options.ts';
-import { registerPaginationMethod } from './registry.ts';
+import { type HelperValues, registerPaginationMethod } from './registry.ts';
 import { jobRequest, replaceParams, requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
 
 /** The options' schema nodes; the parser below takes its defaults from them (sync actions too). */
@@ -114,8 +114,28 @@ export class OffsetScroller implements Scroller {
   }
 }
 
+/** An option of the helper's scroller configuration, absent or null → `fallback`. */
+function helperOption(config: ReadonlyMap<string, Value>, key: string, fallback: Value): Value {
+  const v = config.get(key);
+  return v === undefined || v === null ? fallback : v;
+}
+
+/**
+ * Spec 05 §4.2: the helper sends `offset` (from the scroller's own `offset` option, else 0)
+ * before `limit`, and `limit` even when missing (a null parameter, left out of the URL), which
+ * the run refuses.
+ */
+function helperFirstPage(config: ReadonlyMap<string, Value>, values: HelperValues): [string, Value][] {
+  if (!values.truthy(helperOption(config, 'firstPageParams', OFFSET_OPTIONS.firstPageParams.default))) return [];
+  return [
+    [values.str(helperOption(config, 'offsetParam', OFFSET_OPTIONS.offsetParam.default)), helperOption(config, 'offset', 0)],
+    [values.str(helperOption(config, 'limitParam', OFFSET_OPTIONS.limitParam.default)), helperOption(config, 'limit', null)],
+  ];
+}
+
 registerPaginationMethod({
   method: 'offset',
+  helperFirstPage,
   description: 'Sends a page size and an offset; the offset grows by the page size until a page has fewer records than the page size.',
   options: OFFSET_OPTIONS,
   required: ['limit'],

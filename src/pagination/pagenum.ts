@@ -7,7 +7,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
 import { flagOption, prefetchOption } from './optionNodes.ts';
 import { intValue, OptionReader } from './options.ts';
-import { registerPaginationMethod } from './registry.ts';
+import { type HelperValues, registerPaginationMethod } from './registry.ts';
 import { jobRequest, replaceParams, requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
 
 /** The options' schema nodes; the parser below takes its defaults from them (sync actions too). */
@@ -102,8 +102,24 @@ export class PagenumScroller implements Scroller {
   }
 }
 
+/**
+ * Spec 05 §4.2: the helper sends the first page's parameters only when `firstPageParams` is
+ * truthy (default false, the run's is true), and `limit` only when truthy.
+ */
+function helperFirstPage(config: ReadonlyMap<string, Value>, values: HelperValues): [string, Value][] {
+  const option = (key: string, fallback: Value): Value => config.get(key) ?? fallback;
+  if (!values.truthy(config.get('firstPageParams'))) return [];
+  const page: [string, Value][] = [
+    [values.str(option('pageParam', PAGENUM_OPTIONS.pageParam.default)), option('firstPage', PAGENUM_OPTIONS.firstPage.default)],
+  ];
+  const limit = config.get('limit');
+  if (values.truthy(limit)) page.push([values.str(option('limitParam', PAGENUM_OPTIONS.limitParam.default)), limit!]);
+  return page;
+}
+
 registerPaginationMethod({
   method: 'pagenum',
+  helperFirstPage,
   description: 'Sends a page number (and a page size when one is known); stops on an empty page, or on a page shorter than the page size.',
   options: PAGENUM_OPTIONS,
   example: {

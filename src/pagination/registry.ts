@@ -21,11 +21,23 @@ export interface ScrollerSetup {
   nowMs: () => number;
 }
 
+/** The Python semantics the sync actions read options with (spec 05: the helper is Python). */
+export interface HelperValues {
+  str(v: Value): string;
+  truthy(v: Value | undefined): boolean;
+}
+
 export interface PaginationMethodSpec extends OptionsSpec {
   method: string;
   /** A working `api.pagination` and what it sends, rendered in docs/pagination.md. */
   example: { pagination: Record<string, unknown>; sends: string };
   create(setup: ScrollerSetup): Scroller;
+  /**
+   * The sync actions' first-page parameters where the helper's rule differs from the run's (spec
+   * 05 §4.2 step 5), in order. Absent: the sync actions take the scroller's own first request, so
+   * a new method works in `test_request` with no change in src/actions.
+   */
+  helperFirstPage?(config: ReadonlyMap<string, Value>, values: HelperValues): [string, Value][];
 }
 
 const methods = new Map<string, PaginationMethodSpec>();

@@ -1,7 +1,8 @@
 /**
  * The sync actions' HTTP (src/actions/helperHttp.ts, spec 05 §4.2 step 9 and §4.3) against real
- * local servers: redirects up to Python `requests`' limit of 30, and `api.ssl_verify: false`
- * against a self-signed certificate made at test time.
+ * local servers: redirects up to Python `requests`' limit of 30, `api.ssl_verify: false`
+ * against a self-signed certificate made at test time, every response header answered, and
+ * credentials kept in their origin on redirects.
  */
 import assert from 'node:assert/strict';
 import https from 'node:https';
@@ -84,3 +85,96 @@ test('api.ssl_verify: false reaches a self-signed server, with a WARNING in debu
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test('test_request answers with every response header, 1500 of them (Node kept 1000 and dropped the rest silently)', async () => {
+  const many = await startServer((_req, res) => {
+    const raw: string[] = ['Content-Type', 'application/json'];
+    for (let i = 0; i < 1500; i++) raw.push(`X-H-${i}`, String(i));
+    res.writeHead(200, raw);
+    res.end('[{"id": 1}]');
+  });
+  try {
+    const r = await testRequest(`${many.url}/`, 'x');
+    assert.equal(r.code, 0, r.stderr);
+    const headers = r.answer().response.headers;
+    assert.equal(Object.keys(headers).filter((n) => n.startsWith('X-H-')).length, 1500);
+    assert.equal(headers['X-H-1499'], '1499');
+  } finally {
+    await many.close();
+  }
+});
+
+// Credentials stay in their origin (issue 32 #1; HelperHttp applies the extraction's credential
+// scope): a redirect from the base URL's server to another port of the same host gets no basic or
+// bearer `Authorization`, no api-key header or query value, no login session header; a redirect
+// within the origin keeps every credential. Two servers on 127.0.0.1 on different ports are two origins.
+
+let home: TestServer;
+let other: TestServer;
+before(async () => {
+  other = await startServer((_req, res) => json(res, 200, [{ at: 'other' }]));
+  home = await startServer((req, res) => {
+    if (req.target.startsWith('/login')) return json(res, 200, { session: 'SESSION-abc123' });
+    if (req.target.startsWith('/away')) return void res.writeHead(302, { Location: `${other.url}/landed` }).end();
+    if (req.target.startsWith('/stay')) return void res.writeHead(302, { Location: '/landed' }).end();
+    json(res, 200, [{ at: 'home' }]);
+  });
+});
+after(async () => {
+  await home.close();
+  await other.close();
+});
+
+const METHODS: Record<
+  string,
+  { api?: Record<string, unknown>; config: Record<string, unknown>; carries: (h: Record<string, unknown>, target: string) => boolean }
+> = {
+  basic: { config: { __AUTH_METHOD: 'basic', username: 'u', '#password': 'pass-word-1' }, carries: (h) => h.authorization !== undefined },
+  bearer: { config: { __AUTH_METHOD: 'bearer', '#__BEARER_TOKEN': 'bearer-token-1' }, carries: (h) => h.authorization !== undefined },
+  'api-key header': {
+    api: { http: { headers: { 'X-Key': { attr: '#__AUTH_TOKEN' } } } },
+    config: { __AUTH_METHOD: 'api-key', '#__AUTH_TOKEN': 'api-key-token-1' },
+    carries: (h) => h['x-key'] !== undefined,
+  },
+  'api-key query': {
+    api: { http: { defaultOptions: { params: { key: { attr: '#__AUTH_TOKEN' } } } } },
+    config: { __AUTH_METHOD: 'api-key', '#__AUTH_TOKEN': 'api-key-token-2' },
+    carries: (_h, target) => target.includes('api-key-token-2'),
+  },
+  login: {
+    api: {
+      authentication: {
+        type: 'login',
+        loginRequest: { endpoint: 'login' },
+        apiRequest: { headers: { 'X-Session': { response: 'session' } } },
+      },
+    },
+    config: {},
+    carries: (h) => h['x-session'] !== undefined,
+  },
+};
+
+function run(method: string, endpoint: string) {
+  const { api = {}, config } = METHODS[method]!;
+  return runAction({
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', api: { baseUrl: `${home.url}/`, ...api }, config: { ...config, jobs: [{ endpoint }] } },
+  });
+}
+
+for (const method of Object.keys(METHODS)) {
+  test(`${method}: not forwarded by a redirect to another port, kept within the origin`, async () => {
+    const away = await run(method, 'away');
+    assert.equal(away.code, 0, away.stdout);
+    const landed = other.requests.at(-1)!;
+    assert.equal(landed.target.split('?')[0], '/landed');
+    assert.equal(METHODS[method]!.carries(landed.headers, landed.target), false, JSON.stringify(landed));
+    assert.deepEqual(away.answer().records, [{ at: 'other' }]);
+
+    const stay = await run(method, 'stay');
+    assert.equal(stay.code, 0, stay.stdout);
+    const kept = home.requests.at(-1)!;
+    assert.equal(kept.target.split('?')[0], '/landed');
+    assert.equal(METHODS[method]!.carries(kept.headers, kept.target), true, JSON.stringify(kept));
+  });
+}

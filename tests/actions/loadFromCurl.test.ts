@@ -98,3 +98,12 @@ test('quoting: double-quote escapes, $ and ; kept literally, --data and --data-b
   const repeated = (await curl('curl "http://localhost:3000/q?a=1&a=2&b=%20c"')).answer();
   assert.deepEqual(repeated.params, { a: ['1', '2'], b: ' c' });
 });
+
+test('a repeated form key keeps its last value, where it first stood, as the helper answers (issue 26 #3)', async () => {
+  const job = (await curl("curl -X POST 'http://localhost:3000/form' -d a=1 -d b=2 -d a=3")).answer();
+  assert.equal(job.method, 'POST');
+  assert.deepEqual(Object.entries(job.params), [
+    ['a', '3'],
+    ['b', '2'],
+  ]);
+});

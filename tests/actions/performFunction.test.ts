@@ -73,3 +73,18 @@ test('a # attribute in the result is masked as test_request masks it, also insid
   );
   assert.equal((await fn({ h: { attr: '#token' }, u: { attr: 'user' } }, config)).stdout, '{"result": {"h": "--HIDDEN--", "u": "me"}}');
 });
+
+test('an unknown hash algorithm is the helper\'s user error (its PHP warning), not {"result": false} (issue 26 #3)', async () => {
+  const unknown = await fn(call('hash', 'no-such-algo', 'x'));
+  assert.equal(unknown.code, 0);
+  assert.equal(unknown.answer().status, 'exception');
+  assert.equal(
+    lastLine(unknown),
+    'keboola.component.exceptions.UserException: Error while performing hash function: PHP Warning:  hash(): Unknown hashing algorithm: no-such-algo in Command line code on line 1\n',
+  );
+  const checksum = await fn(call('hash_hmac', 'crc32b', 'key', 'message'));
+  assert.match(
+    lastLine(checksum),
+    /Error while performing hash_hmac function: PHP Warning: {2}hash_hmac\(\): Non-cryptographic hashing algorithm: crc32b/,
+  );
+});

@@ -20,6 +20,8 @@ before(async () => {
     if (path === '/missing') return json(res, 404, { error: 'nope' });
     if (path === '/login') return json(res, 200, { access_token: 'tok-from-login' });
     if (path === '/empty') return json(res, 200, []);
+    if (path === '/needs-key')
+      return req.headers['x-api-key'] === 'k-123' ? json(res, 200, [{ ok: 1 }]) : json(res, 401, { error: 'no key' });
     if (path === '/text') {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       return res.end('hello');
@@ -219,4 +221,34 @@ test('secrets masked in every form: a token with reserved characters is percent-
     for (const form of [token, encodeURIComponent(token), 'k%2F1%2B2%3D3+%C3%A9%26x', '\\u00e9&x'])
       assert.ok(!r.stdout.includes(form), `${form} in ${r.stdout}`);
   }
+});
+
+test('masking never mangles: a short secret is hidden where it stands as a value, not inside a path word (issue 26 #2)', async () => {
+  const r = await request(
+    { __AUTH_METHOD: 'api-key', '#__AUTH_TOKEN': 'token', jobs: [{ endpoint: '001-token-header/orders', dataField: '.' }] },
+    { http: { defaultOptions: { params: { key: { attr: '#__AUTH_TOKEN' } } } } },
+  );
+  const a = r.answer();
+  assert.equal(a.request.url, `${api.url}/001-token-header/orders?key=--HIDDEN--`);
+  assert.ok(a.debug_log.includes('/001-token-header/orders?key=--HIDDEN--'), a.debug_log);
+  assert.ok(!a.debug_log.includes('--HIDDEN---header'), a.debug_log);
+});
+
+test('a response that echoes a configured secret is masked in response.data and records (issue 26 #4)', async () => {
+  const r = await request(
+    { __AUTH_METHOD: 'api-key', '#__AUTH_TOKEN': 'tok-42', jobs: [{ endpoint: 'echo', dataField: '.' }] },
+    { http: { defaultOptions: { params: { key: { attr: '#__AUTH_TOKEN' } } } } },
+  );
+  const a = r.answer();
+  assert.deepEqual(a.response.data, { echo: '/echo?key=--HIDDEN--' });
+  assert.deepEqual(a.records, [{ echo: '/echo?key=--HIDDEN--' }]);
+  assert.ok(!r.stdout.includes('tok-42'));
+});
+
+test('headers written in parameters.config.http.headers are sent, as the run sends them (issue 26 #4)', async () => {
+  const r = await request({ '#key': 'k-123', http: { headers: { 'X-Api-Key': { attr: '#key' } } }, jobs: [{ endpoint: 'needs-key' }] });
+  const a = r.answer();
+  assert.equal(a.response.status_code, 200, r.stdout);
+  assert.deepEqual(a.records, [{ ok: 1 }]);
+  assert.equal(a.request.headers['X-Api-Key'], '--HIDDEN--');
 });
