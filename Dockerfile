@@ -33,8 +33,9 @@ ENV NODE_ENV=production \
     EX_GENERIC_COMPILE_CACHE=/app/compile-cache
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm keeps its own compile cache in /tmp: the platform mounts a fresh /tmp, so it is only weight.
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
-    && npm cache clean --force
+    && npm cache clean --force && rm -rf /tmp/node-compile-cache
 COPY --from=build /src/dist ./dist
 RUN node /app/dist/cli.js --fill-compile-cache && chmod -R a+rX /app/compile-cache
 # The base image's unprivileged user (uid 1000) when run by hand; the platform's runner replaces

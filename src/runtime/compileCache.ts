@@ -7,7 +7,7 @@
  * The image ships a cache filled at build time (EX_GENERIC_COMPILE_CACHE, outside /tmp: the
  * platform mounts a fresh /tmp over the image's). Node keeps its cache in a subfolder named after
  * the Node version, the V8 flags and the uid (`v24.21.0-x64-964aae3f-0`), and the platform runs the
- * container as a uid of its own, so the shipped folder is linked under the running uid's name
+ * container as a uid of its own, so the shipped folder is copied under the running uid's name
  * into the cache folder in /tmp: any uid reads the cache the build filled.
  */
 import fs from 'node:fs';
@@ -33,19 +33,23 @@ function cacheDir(dir: string): string | undefined {
 }
 
 /**
- * Links each subfolder of the shipped cache into `dir` under this uid's name, unless the name is
- * taken (this uid's own cache). A shipped cache of another Node version or other V8 flags is
- * linked too and simply not used: Node looks only for its own name.
+ * Copies each subfolder of the shipped cache into `dir` under this uid's name, unless that name
+ * is taken (this uid's own cache, or the copy of an earlier run). A copy rather than a link, so
+ * that Node writes into it as into a cache of its own (the image's folder is read-only for the
+ * job); it is a few hundred KB. A shipped cache of another Node version or other V8 flags is
+ * copied too and simply not used: Node looks only for its own name.
  */
-function linkShippedCache(shipped: string, dir: string): void {
+function copyShippedCache(shipped: string, dir: string): void {
   const uid = process.getuid?.();
   if (uid === undefined) return;
   for (const entry of fs.readdirSync(shipped)) {
     if (!UID_SUFFIX.test(entry)) continue;
+    const target = path.join(dir, entry.replace(UID_SUFFIX, `-${uid}`));
+    if (fs.existsSync(target)) continue;
     try {
-      fs.symlinkSync(path.join(shipped, entry), path.join(dir, entry.replace(UID_SUFFIX, `-${uid}`)));
+      fs.cpSync(path.join(shipped, entry), target, { recursive: true });
     } catch {
-      // Taken already (a cache of this uid, or the link of an earlier run): keep it.
+      // Not copied (no room in /tmp): this run compiles, as without a shipped cache.
     }
   }
 }
@@ -61,7 +65,7 @@ export function enableCompileCache(fill = false): void {
     const shipped = process.env['EX_GENERIC_COMPILE_CACHE'] || undefined;
     const dir = cacheDir(fill && shipped !== undefined ? shipped : path.join(os.tmpdir(), 'node-compile-cache'));
     if (dir === undefined) return;
-    if (!fill && shipped !== undefined) linkShippedCache(shipped, dir);
+    if (!fill && shipped !== undefined) copyShippedCache(shipped, dir);
     module.enableCompileCache(dir);
   } catch {
     // No usable cache directory: run without the cache.

@@ -22,12 +22,23 @@ before(async () => {
 });
 after(() => api.close());
 
-/** Node names its cache subfolders `v⟨version⟩-⟨arch⟩-⟨V8 tag⟩-⟨uid⟩`: the build's uid is not the job's. */
-function renameToOtherUid(shipped: string, otherUid: number): void {
+/**
+ * Node names its cache subfolders `v⟨version⟩-⟨arch⟩-⟨V8 tag⟩-⟨uid⟩`: the build's uid is not the
+ * job's. As root (CI), the run really is another uid, with the shipped folder read-only for it;
+ * otherwise the shipped subfolder is renamed as if another uid had filled it.
+ */
+function asAnotherUid(shipped: string, freshTmp: string): { uid?: number; gid?: number } {
   const [entry, ...more] = fs.readdirSync(shipped);
   assert.ok(entry !== undefined && more.length === 0, `one cache subfolder in ${shipped}`);
   assert.match(entry, new RegExp(`-${process.getuid?.()}$`), 'the subfolder carries the uid of the fill');
-  fs.renameSync(path.join(shipped, entry), path.join(shipped, entry.replace(/-\d+$/, `-${otherUid}`)));
+  if (process.getuid?.() !== 0) {
+    fs.renameSync(path.join(shipped, entry), path.join(shipped, entry.replace(/-\d+$/, `-${(process.getuid?.() ?? 0) + 4242}`)));
+    return {};
+  }
+  for (const dir of [path.dirname(shipped), shipped, path.join(shipped, entry)]) fs.chmodSync(dir, 0o755);
+  for (const file of fs.readdirSync(path.join(shipped, entry))) fs.chmodSync(path.join(shipped, entry, file), 0o644);
+  fs.chmodSync(freshTmp, 0o1777);
+  return { uid: 4242, gid: 4242 };
 }
 
 test('a cache filled into EX_GENERIC_COMPILE_CACHE under another uid is read by a run with an empty /tmp', {
@@ -45,10 +56,12 @@ test('a cache filled into EX_GENERIC_COMPILE_CACHE under another uid is read by 
     const fill = await run(process.execPath, [CLI, '--fill-compile-cache'], { env: { ...env, TMPDIR: work }, encoding: 'utf8' });
     assert.equal(fill.stdout + fill.stderr, '');
     assert.deepEqual(fs.readdirSync(work).sort(), ['app-compile-cache', 'tmp'], 'the fill wrote nothing under TMPDIR');
-    renameToOtherUid(shipped, (process.getuid?.() ?? 0) + 4242);
+    const ids = asAnotherUid(shipped, freshTmp);
+    fs.chmodSync(dir, 0o777);
     const result = await run(process.execPath, [CLI], {
       env: { ...env, TMPDIR: freshTmp, KBC_DATADIR: dir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' },
       encoding: 'utf8',
+      ...ids,
     });
     assert.match(result.stderr, /code cache for ESM file:\S+\/dist\/extractor\.js was accepted/);
     assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
