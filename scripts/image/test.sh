@@ -30,15 +30,18 @@ note() { echo "image-test: $*"; }
 seconds() { echo "$(($(date +%s) - $1)) s"; }
 
 ensure_podman() {
-  command -v podman >/dev/null && return
-  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || fail "podman is missing; install it (Debian: apt-get install podman runc uidmap debootstrap)"
-  local t; t=$(date +%s)
-  note "installing podman, runc, uidmap, debootstrap from Debian's packages"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    podman runc uidmap debootstrap >/dev/null
+  if ! command -v podman >/dev/null || ! command -v debootstrap >/dev/null; then
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || fail "podman is missing; install it (Debian: apt-get install podman runc uidmap debootstrap)"
+    local t; t=$(date +%s)
+    note "installing podman, runc, uidmap, debootstrap from Debian's packages"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      podman runc uidmap debootstrap >/dev/null
+    note "podman installed in $(seconds "$t")"
+  fi
   # runc, file events, ulimits a sandbox can set: see scripts/image/containers.conf.
-  [ -e /etc/containers/containers.conf ] || install -D -m 0644 scripts/image/containers.conf /etc/containers/containers.conf
-  note "podman installed in $(seconds "$t")"
+  if [ ! -e /etc/containers/containers.conf ] && [ "$(id -u)" = 0 ]; then
+    install -D -m 0644 scripts/image/containers.conf /etc/containers/containers.conf
+  fi
 }
 
 # The Dockerfile's base if a registry has it, else the local stand-in of scripts/image/base.sh.

@@ -104,3 +104,25 @@ test('docker-compose: the mock server listens where data/config.json looks for i
   assert.match(compose, /extractor:\n(?: {4}.*\n)*? {4}network_mode: service:mock-server\n/);
   assert.match(compose, /extractor:\n(?: {4}.*\n| {6}.*\n| {8}.*\n| *#.*\n)*? {6}- \.\/data:\/data\n/);
 });
+
+test('docker-compose mimics the runner: its uid:gid, read-only with a fresh /tmp, the memory of component.json, the KBC_* variables', () => {
+  const compose = read('docker-compose.yml');
+  const requiredMemory = (JSON.parse(read('component.json')) as { requiredMemory: string }).requiredMemory;
+  assert.match(compose, /^ {2}user: "\$\{RUNNER_UID:-1000\}:\$\{RUNNER_GID:-1000\}"$/m);
+  assert.match(compose, /^ {2}read_only: true$/m);
+  assert.match(compose, /^ {2}tmpfs:\n {4}- \/tmp$/m);
+  assert.match(compose, new RegExp(`^ {2}mem_limit: ${requiredMemory}$`, 'm'));
+  for (const name of ['KBC_DATADIR', 'KBC_RUNID', 'KBC_PROJECTID', 'KBC_CONFIGID', 'KBC_COMPONENTID'])
+    assert.match(compose, new RegExp(`^ {6}${name}: `, 'm'), name);
+  // Every service takes the shared runner settings; one of them builds the image the others run.
+  const services = compose.slice(compose.indexOf('\nservices:')).match(/^ {2}[a-z-]+:$/gm) ?? [];
+  assert.equal(compose.match(/^ {4}<<: \*runner$/gm)?.length, services.length);
+  assert.equal(compose.match(/^\s+build:/gm)?.length, 1, 'one build for all services');
+});
+
+test("docker-compose: the health check is in shell form (podman's Docker API splits an exec form with spaces)", () => {
+  const compose = read('docker-compose.yml');
+  const check = /^ {6}test: (.*)$/m.exec(compose);
+  assert.ok(check, 'a healthcheck test');
+  assert.ok(!check[1]!.trimStart().startsWith('['), `shell form, not ${check[1]}`);
+});
