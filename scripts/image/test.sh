@@ -66,10 +66,15 @@ build_image() {
     printf 'cafile=/run/build-ca.crt\n' >"$npmrc"
     ca=(-v "$cafile:/run/build-ca.crt:ro" -v "$npmrc:/usr/local/etc/npmrc:ro")
   fi
-  local t; t=$(date +%s%N)
+  local t previous; t=$(date +%s%N)
+  previous=$(podman image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)
   podman build -q --pull=never --network=host "${ca[@]}" --build-arg "NODE_IMAGE=$base" -t "$IMAGE" . >"$work/build.log" 2>&1 \
     || { tail -30 "$work/build.log" >&2; fail "podman build"; }
   BUILD_SECONDS=$(((($(date +%s%N) - t) / 100000000)))
+  # The image this tag named before: untagged now, nothing else uses it.
+  if [ -n "$previous" ] && [ "$previous" != "$(podman image inspect --format '{{.Id}}' "$IMAGE")" ]; then
+    podman rmi "$previous" >/dev/null 2>&1 || true
+  fi
   IMAGE_MB=$(($(podman image inspect --format '{{.Size}}' "$IMAGE") / 1000000))
 }
 
