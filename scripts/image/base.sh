@@ -60,7 +60,7 @@ rm -rf "$image_root"/var/lib/apt/lists/* "$image_root"/var/cache/apt/*.bin "$ima
   "$image_root"/usr/share/doc/* "$image_root"/usr/share/man/* "$image_root"/usr/share/info/* "$image_root"/var/log/*.log
 [ "$(chroot "$image_root" /usr/local/bin/node --version)" = "v$NODE_VERSION" ]
 podman rmi -f "$BASE_IMAGE" >/dev/null 2>&1 || true
-tar -C "$image_root" -c . | podman import \
+tar -C "$image_root" -c . | podman import --quiet \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --change "ENV NODE_VERSION=$NODE_VERSION" \
   --change 'ENTRYPOINT ["docker-entrypoint.sh"]' \
