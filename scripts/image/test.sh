@@ -114,6 +114,6 @@ case_missing_config
 case_unwritable_data
 echo
 echo "image-test: figures (uid $RUN_UID, --read-only, tmpfs /tmp, --memory $(node -p 'require("./component.json").requiredMemory'))"
-echo "  build $((BUILD_SECONDS / 10)).$((BUILD_SECONDS % 10)) s (layers cached from earlier builds are reused), image $IMAGE_MB MB"
+echo "  build $((BUILD_SECONDS / 10)).$((BUILD_SECONDS % 10)) s (podman reuses the layers of an earlier build), image $IMAGE_MB MB"
 sed 's/^/  /' "$FIGURES"
 note "OK in $(seconds "$t0")"
