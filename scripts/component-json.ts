@@ -101,11 +101,22 @@ export function renderEditorSchema(): string {
   return JSON.stringify(configSchema, null, 2) + '\n';
 }
 
+/** The files to write, or undefined after printing why component.json cannot be made. */
+function rendered(): (readonly [string, string])[] | undefined {
+  try {
+    return [
+      [COMPONENT_JSON, renderComponentJson()],
+      [EDITOR_SCHEMA, renderEditorSchema()],
+    ];
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\nFix component_config/ or PORTAL_FIELDS in scripts/component-json.ts.\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+}
+
 if (import.meta.main) {
-  for (const [file, expected] of [
-    [COMPONENT_JSON, renderComponentJson()],
-    [EDITOR_SCHEMA, renderEditorSchema()],
-  ] as const) {
+  for (const [file, expected] of rendered() ?? []) {
     const relative = path.relative(process.cwd(), file) || file;
     if (process.argv.includes('--check')) {
       const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';

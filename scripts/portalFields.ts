@@ -5,7 +5,7 @@
  * tests/platform/componentJson.test.ts. Any other key is refused: the Portal stores no
  * descriptor of ours (§1.1), so `image`, `dataFolder` or `exitCodes` would be noise it rejects.
  */
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 
 /** `requiredMemory`: the runner's `^[0-9]+(m|g)$`, case-insensitive, at most 10 characters (§1.2). */
 const MEMORY = '^(?=.{1,10}$)[0-9]+[mMgG]$';
@@ -72,6 +72,17 @@ export const portalFieldsSchema = {
   },
 } as const;
 
+/** What a `not` in the field list rules out, by field (ajv's own message is "must NOT be valid"). */
+const NOT_MESSAGES: Record<string, string> = {
+  configurationDescription: 'only ### and #### headings are allowed',
+  actions: '"run" is not a sync action: list only the sync actions',
+};
+
+function messageOf(error: ErrorObject): string {
+  if (error.keyword !== 'not') return error.message ?? error.keyword;
+  return NOT_MESSAGES[error.instancePath.split('/')[1] ?? ''] ?? 'a value spec 07 rules out';
+}
+
 /** The names the publication rule refuses in `name` (spec 07 §1.2), matched case-insensitively. */
 const FORBIDDEN_NAME_WORDS = /extractor|writer|application/i;
 
@@ -81,7 +92,7 @@ const FORBIDDEN_NAME_WORDS = /extractor|writer|application/i;
  */
 export function portalFieldProblems(payload: unknown): string[] {
   const validate = new Ajv({ allErrors: true, strict: false }).compile(portalFieldsSchema);
-  const problems = validate(payload) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'}: ${e.message}`);
+  const problems = validate(payload) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'}: ${messageOf(e)}`);
   const name = (payload as { name?: unknown })?.name;
   if (typeof name === 'string' && FORBIDDEN_NAME_WORDS.test(name))
     problems.push(`/name: must not contain "extractor", "writer" or "application"`);

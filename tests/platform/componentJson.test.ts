@@ -73,4 +73,8 @@ test('the field list refuses what spec 07 rules out', () => {
     ['a negative timeout', { processTimeout: -1 }],
   ];
   for (const [what, change] of broken) assert.notDeepEqual(portalFieldProblems({ ...valid, ...change }), [], what);
+  // Each problem names the field and what is wrong, not ajv's "must NOT be valid".
+  assert.deepEqual(portalFieldProblems({ ...valid, actions: ['run'] }), [
+    '/actions/0: "run" is not a sync action: list only the sync actions',
+  ]);
 });
