@@ -1,64 +1,86 @@
 /**
- * Generates component.json and the editor schema schema/config.schema.json (the same schema as a
- * file editors can point "$schema" at; component.json names it), the platform descriptor of this component, from package.json and the
- * configuration JSON Schema (src/config/schema.ts, the one source of truth). The generated file is
- * committed; tests/platform/componentJson.test.ts fails when it is stale.
+ * Renders the Developer Portal payload component.json (spec 07 §1) from component_config/ — the
+ * layout of Keboola's component template: descriptions, the `parameters` form, the configuration
+ * description — and the definition fields the runner reads (PORTAL_FIELDS below, each value's
+ * reason in docs/deployment.md). The payload is checked against spec 07's field list
+ * (scripts/portalFields.ts) before it is written. Also writes the editor schema
+ * schema/config.schema.json, the JSON Schema of the whole config.json for editors (from
+ * src/config/schema.ts), which is not the Portal's form. Both files are committed;
+ * tests/platform/componentJson.test.ts and tests/config/schema.test.ts fail when they are stale.
  *
- *   npm run component-json            rewrite component.json
- *   npm run component-json -- --check exit 1 if component.json differs from what would be generated
+ *   npm run component-json            rewrite component.json and schema/config.schema.json
+ *   npm run component-json -- --check exit 1 if either differs from what would be generated
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { syncActionNames } from '../src/actions/index.ts';
 import { configSchema } from '../src/config/schema.ts';
+import { portalFieldProblems } from './portalFields.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const COMPONENT_JSON = path.join(ROOT, 'component.json');
+export const COMPONENT_CONFIG = path.join(ROOT, 'component_config');
 export const EDITOR_SCHEMA = path.join(ROOT, 'schema', 'config.schema.json');
-const EDITOR_SCHEMA_RELATIVE = 'schema/config.schema.json';
 
 export const COMPONENT_ID = 'keboola.ex-generic-ts';
-export const IMAGE_REPOSITORY = 'keboola/ex-generic-ts';
+/** What `ecr:get-repository keboola keboola.ex-generic-ts` answers (spec 07 §1.1 item 3). */
+export const ECR_REPOSITORY = `147946154733.dkr.ecr.us-east-1.amazonaws.com/developer-portal-v2/${COMPONENT_ID}`;
 
-export function componentDescriptor(version: string): Record<string, unknown> {
+/** component_config/ files → Portal fields, as the template's update_properties.sh maps them (§1.1 item 4). */
+const TEMPLATE_FILES: readonly (readonly [file: string, field: string, kind: 'text' | 'json'])[] = [
+  ['component_short_description.md', 'shortDescription', 'text'],
+  ['component_long_description.md', 'longDescription', 'text'],
+  ['configSchema.json', 'configurationSchema', 'json'],
+  ['configRowSchema.json', 'configurationRowSchema', 'json'],
+  ['configuration_description.md', 'configurationDescription', 'text'],
+  ['documentationUrl.md', 'documentationUrl', 'text'],
+  ['sourceCodeUrl.md', 'sourceCodeUrl', 'text'],
+  ['licenseUrl.md', 'licenseUrl', 'text'],
+];
+
+/** The definition fields the runner reads; docs/deployment.md gives the reason for each value. */
+const PORTAL_FIELDS = {
+  id: COMPONENT_ID,
+  name: 'Generic (TypeScript)',
+  type: 'extractor',
+  uiOptions: ['genericUI', 'appInfo.dataIn'],
+  encryption: true,
+  network: 'bridge',
+  requiredMemory: '512m',
+  processTimeout: 10800,
+  forwardToken: false,
+  forwardTokenDetails: false,
+  defaultBucket: false,
+  stagingStorageInput: 'local',
+  configurationFormat: 'json',
+  logger: 'standard',
+} as const;
+
+/** The template's files present in component_config/, read as the template reads them (empty files skipped). */
+function templateFields(dir: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [file, field, kind] of TEMPLATE_FILES) {
+    const full = path.join(dir, file);
+    if (!fs.existsSync(full)) continue;
+    const text = fs.readFileSync(full, 'utf8');
+    if (text.trim() === '') continue;
+    fields[field] = kind === 'json' ? JSON.parse(text) : text.trim();
+  }
+  return fields;
+}
+
+/** The Portal payload: identity, the image to run, the template's files, the runner's fields, the sync actions. */
+export function portalPayload(version: string, dir = COMPONENT_CONFIG): Record<string, unknown> {
+  const { id, name, type, ...definition } = PORTAL_FIELDS;
   return {
-    id: COMPONENT_ID,
-    type: 'extractor',
-    name: 'Generic Extractor (TypeScript)',
-    description:
-      'Configuration-driven HTTP API extractor: a drop-in replacement for Keboola Generic Extractor. ' +
-      'Reads a JSON configuration (API, authentication, jobs, pagination, mappings), calls the API and writes CSV tables with manifests and the run state.',
-    version,
-    image: {
-      repository: IMAGE_REPOSITORY,
-      tag: version,
-      entrypoint: ['node', '/app/dist/cli.js'],
-      user: 'node',
-      env: { KBC_DATADIR: '/data' },
-    },
-    dataFolder: {
-      path: '/data',
-      env: 'KBC_DATADIR',
-      reads: {
-        'config.json':
-          'Configuration: parameters (api, config, iterations, sshProxy, aws, cache), authorization.oauth_api.credentials, action, image_parameters.allowed_hosts. Required.',
-        'in/state.json': 'State saved by the previous successful run (time.previousStart, json_parser.*). Optional.',
-      },
-      writes: {
-        'out/tables/':
-          'One CSV file (no extension) per table, each with a .manifest (destination, incremental, primary_key); written only when the whole run succeeds.',
-        'out/state.json': 'State for the next run; written at the end of a successful run.',
-      },
-    },
-    exitCodes: { '0': 'success', '1': 'user error (configuration, API answers, network, SSH tunnel)', '2': 'application error' },
-    logging: {
-      type: 'standard',
-      description: 'One log line per record on stdout; nothing on stderr during normal runs; secrets replaced by [hidden].',
-    },
-    // The UI builder's sync actions (src/actions/, spec 05) besides the extraction.
-    actions: ['run', ...syncActionNames()],
-    configurationSchemaFile: EDITOR_SCHEMA_RELATIVE,
-    configurationSchema: configSchema,
+    id,
+    name,
+    type,
+    ...templateFields(dir),
+    repository: { type: 'ecr', uri: ECR_REPOSITORY, tag: version },
+    ...definition,
+    // The configuration editor's sync actions (src/actions/, spec 05); `run` is not one (§2.2).
+    actions: syncActionNames(),
   };
 }
 
@@ -66,9 +88,12 @@ export function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** The exact bytes of component.json. */
+/** The exact bytes of component.json; throws when the payload breaks spec 07's field list. */
 export function renderComponentJson(): string {
-  return JSON.stringify(componentDescriptor(packageVersion()), null, 2) + '\n';
+  const payload = portalPayload(packageVersion());
+  const problems = portalFieldProblems(payload);
+  if (problems.length > 0) throw new Error(`component.json would not be a valid Portal payload:\n${problems.join('\n')}`);
+  return JSON.stringify(payload, null, 2) + '\n';
 }
 
 /** The exact bytes of schema/config.schema.json. */
@@ -76,11 +101,22 @@ export function renderEditorSchema(): string {
   return JSON.stringify(configSchema, null, 2) + '\n';
 }
 
+/** The files to write, or undefined after printing why component.json cannot be made. */
+function rendered(): (readonly [string, string])[] | undefined {
+  try {
+    return [
+      [COMPONENT_JSON, renderComponentJson()],
+      [EDITOR_SCHEMA, renderEditorSchema()],
+    ];
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\nFix component_config/ or PORTAL_FIELDS in scripts/component-json.ts.\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+}
+
 if (import.meta.main) {
-  for (const [file, expected] of [
-    [COMPONENT_JSON, renderComponentJson()],
-    [EDITOR_SCHEMA, renderEditorSchema()],
-  ] as const) {
+  for (const [file, expected] of rendered() ?? []) {
     const relative = path.relative(process.cwd(), file) || file;
     if (process.argv.includes('--check')) {
       const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';

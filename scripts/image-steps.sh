@@ -2,7 +2,7 @@
 # The Dockerfile's runtime steps, run without Docker (CI has no Docker engine), on the dist/ that
 # `npm run build` produced:
 #   1. the production install, exactly as the image does it, into a temporary /app;
-#   2. the compile-cache warm-up, into a temporary folder standing for the image's /tmp;
+#   2. the compile-cache warm-up, into the temporary /app's compile-cache (EX_GENERIC_COMPILE_CACHE);
 #   3. the image's entrypoint command on a copy of the demo data folder (data/), with the demo's
 #      embedded mock API (data/mock-api) served by the mock server of that same production tree.
 # It fails unless the extraction exits 0 and writes the demo tables, manifests and state.
@@ -12,7 +12,7 @@
 set -euo pipefail
 
 INSTALL='npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund'
-WARM_CACHE='node /app/dist/cli.js --fill-compile-cache'
+WARM_CACHE='node /app/dist/cli.js --fill-compile-cache && chmod -R a+rX /app/compile-cache'
 ENTRYPOINT='["node", "/app/dist/cli.js"]'
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -42,15 +42,14 @@ for dev in typescript esbuild node @types/node @types/ssh2; do
 done
 echo "image-steps: $(find "$app/node_modules" -maxdepth 2 -name package.json | wc -l) production packages, $(du -sh "$app/node_modules" | cut -f1)"
 
-# The image's /tmp: the warm-up fills V8's compile cache there (os.tmpdir()), the entrypoint reads it.
+# The image's compile cache under /app (the Dockerfile's ENV), filled by the warm-up; the
+# entrypoint then runs with a fresh, empty /tmp, as the platform runs it.
+cache="$app/compile-cache"
 tmp="$work/tmp"
 mkdir -p "$tmp"
-read -r -a warm <<<"$WARM_CACHE"
-warm[0]="$node24"
-for i in "${!warm[@]}"; do warm[$i]="${warm[$i]/#\/app/$app}"; done
 echo "image-steps: ${WARM_CACHE}"
-(cd "$app" && env NODE_ENV=production TMPDIR="$tmp" "${warm[@]}")
-[ -n "$(find "$tmp" -type f -path '*node-compile-cache*' -print -quit)" ] || { echo "image-steps: the warm-up wrote no compile cache" >&2; exit 1; }
+(cd "$app" && env NODE_ENV=production EX_GENERIC_COMPILE_CACHE="$cache" bash -c "${WARM_CACHE//\/app/$app}")
+[ -n "$(find "$cache" -type f -print -quit)" ] || { echo "image-steps: the warm-up wrote no compile cache" >&2; exit 1; }
 
 # The entrypoint, with the image's paths and Node mapped onto this machine.
 mapfile -t entry < <("$node24" -e 'for (const a of JSON.parse(process.argv[1])) console.log(a)' "$ENTRYPOINT")
@@ -84,7 +83,7 @@ done
 
 echo "image-steps: ${ENTRYPOINT} with KBC_DATADIR=/data (here $data)"
 status=0
-(cd "$app" && env NODE_ENV=production TMPDIR="$tmp" KBC_DATADIR="$data" "${entry[@]}") >"$work/run.log" 2>&1 || status=$?
+(cd "$app" && env NODE_ENV=production TMPDIR="$tmp" EX_GENERIC_COMPILE_CACHE="$cache" KBC_DATADIR="$data" "${entry[@]}") >"$work/run.log" 2>&1 || status=$?
 cat "$work/run.log"
 if [ "$status" -ne 0 ]; then
   echo "image-steps: the entrypoint exited with $status" >&2

@@ -24,7 +24,7 @@ function version(): string {
   }
 }
 
-enableCompileCache();
+enableCompileCache(isCacheFill());
 if (isCacheFill()) {
   await import('./extractor.ts');
   await loadOutputWorker();

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
 import { JsonDecodeError } from '../errors/JsonDecodeError.ts';
 import { decodeJson, decodeUtf8Lossy } from '../php/jsonDecode.ts';
 import { jsonSyntaxPlace } from './jsonSyntax.ts';
@@ -12,6 +13,34 @@ import type { Logger } from '../logging/logger.ts';
 export function resolveDataDir(env: NodeJS.ProcessEnv = process.env): string {
   const stripped = (env['KBC_DATADIR'] ?? '').replace(/\/+$/, '');
   return stripped === '' ? '/data' : stripped;
+}
+
+/**
+ * The folders a run writes (`out/tables`, `out/`, or the data folder that `out/` is made in) must
+ * be writable before anything is read from the API: a data folder owned by another user (a local
+ * `docker run -v ./data:/data` as uid 1000 on a folder of the host's user) is the user's to fix,
+ * so it is one user error (exit 1) naming the folder and the fix, not an EACCES stack trace.
+ */
+export function checkDataDirWritable(dataDir: string): void {
+  const out = path.join(dataDir, 'out');
+  const tables = path.join(out, 'tables');
+  const written = fs.existsSync(out) ? [out, ...(fs.existsSync(tables) ? [tables] : [])] : [dataDir];
+  for (const dir of written) {
+    try {
+      fs.accessSync(dir, fs.constants.W_OK);
+    } catch (e) {
+      throw new UserError(notWritableMessage(dir, (e as NodeJS.ErrnoException).code));
+    }
+  }
+}
+
+function notWritableMessage(dir: string, code: string | undefined): string {
+  if (code === 'EROFS') return `The data folder cannot be written: ${dir} is on a read-only file system. Mount the data folder read-write.`;
+  const user = `uid ${process.getuid?.() ?? '?'}, gid ${process.getgid?.() ?? '?'}`;
+  return (
+    `The data folder cannot be written: ${dir} is not writable by this process (${user}). ` +
+    `Run the container as the folder's owner (docker run --user "$(id -u):$(id -g)" …) or make it writable for ${user}.`
+  );
 }
 
 /** Configuration root: an object (PhpArray) or a list. Missing or invalid → application error. */

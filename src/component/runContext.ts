@@ -16,7 +16,7 @@ import { removeStaleStaging } from '../output/staleStaging.ts';
 import { member, type Value } from '../php/value.ts';
 import { createSshTunnel, type SshTunnel } from '../ssh/index.ts';
 import { configurationsOf, preflightChecks, prepareConfiguration, strictFromEnv } from './checks.ts';
-import { readInputState } from './files.ts';
+import { checkDataDirWritable, readInputState } from './files.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import { RunState } from './state.ts';
 
@@ -87,6 +87,7 @@ export function startRun(lifecycle: Lifecycle, input: RunInput, options: RunOpti
   if (tunnel !== undefined) lifecycle.closeAtEnd(() => tunnel.close());
   const state = new RunState(inputState, Math.floor(nowMs() / 1000));
   checkConfigurationsUpFront(configurations, { root, parameters, state, nowMs });
+  checkDataDirWritable(dataDir);
   const staging = new OutputStaging(dataDir);
   lifecycle.staging = staging;
   const outputOffload = options.outputWorker ? outputWorkerOffload(outputWorkerMode(env), options.outputWorker) : undefined;

@@ -1,7 +1,7 @@
 /**
  * The JSON Schema of the configuration: the one source for validation (ajv, validate.ts), the
- * pre-flight warnings (preflight.ts), the component descriptor (component.json), the editor
- * schema (schema/config.schema.json) and the documentation.
+ * pre-flight warnings (preflight.ts), the editor schema (schema/config.schema.json) and the
+ * documentation.
  *
  * The reference accepts almost anything (it ignores its own schema) and rejects only the cases
  * of spec 01 §2.4. Those hard checks are the `allOf` entries carrying `x-error` (the message,

@@ -1,21 +1,29 @@
 /**
  * V8's compile cache for the command (src/cli.ts turns it on before the extractor's code is read):
- * Node then stores the compiled code of the modules loaded after that (under os.tmpdir(), per
- * user, or in NODE_COMPILE_CACHE), and later runs skip compiling it. A cache that cannot be
- * written only costs that time, never the run.
+ * Node then stores the compiled code of the modules loaded after that (under os.tmpdir(), or in
+ * NODE_COMPILE_CACHE), and later runs skip compiling it. A cache that cannot be written only
+ * costs that time, never the run.
+ *
+ * The image ships a cache filled at build time (EX_GENERIC_COMPILE_CACHE, outside /tmp: the
+ * platform mounts a fresh /tmp over the image's). Node keeps its cache in a subfolder named after
+ * the Node version, the V8 flags and the uid (`v24.21.0-x64-964aae3f-0`), and the platform runs the
+ * container as a uid of its own, so the shipped folder is copied under the running uid's name
+ * into the cache folder in /tmp: any uid reads the cache the build filled.
  */
 import fs from 'node:fs';
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
+/** Node's name for a cache subfolder ends with `-⟨uid⟩` (Node 22–24, src/compile_cache.cc). */
+const UID_SUFFIX = /-\d+$/;
+
 /**
  * The cache folder, created here one level deep: Node creates it recursively and, measured with
  * Node 24.21, that loops forever on a parent it cannot create in (a TMPDIR under /proc, say).
  * Undefined when it cannot be made: the run goes on without the cache.
  */
-function cacheDir(): string | undefined {
-  const dir = path.join(os.tmpdir(), 'node-compile-cache');
+function cacheDir(dir: string): string | undefined {
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (e) {
@@ -24,12 +32,41 @@ function cacheDir(): string | undefined {
   return dir;
 }
 
-/** Turns the cache on for the modules loaded from now on; without a usable folder, does nothing. */
-export function enableCompileCache(): void {
+/**
+ * Copies each subfolder of the shipped cache into `dir` under this uid's name, unless that name
+ * is taken (this uid's own cache, or the copy of an earlier run). A copy rather than a link, so
+ * that Node writes into it as into a cache of its own (the image's folder is read-only for the
+ * job); it is a few hundred KB. A shipped cache of another Node version or other V8 flags is
+ * copied too and simply not used: Node looks only for its own name.
+ */
+function copyShippedCache(shipped: string, dir: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return;
+  for (const entry of fs.readdirSync(shipped)) {
+    if (!UID_SUFFIX.test(entry)) continue;
+    const target = path.join(dir, entry.replace(UID_SUFFIX, `-${uid}`));
+    if (fs.existsSync(target)) continue;
+    try {
+      fs.cpSync(path.join(shipped, entry), target, { recursive: true });
+    } catch {
+      // Not copied (no room in /tmp): this run compiles, as without a shipped cache.
+    }
+  }
+}
+
+/**
+ * Turns the cache on for the modules loaded from now on; without a usable folder, does nothing.
+ * `fill` (the image build's `--fill-compile-cache`) writes into the shipped cache itself.
+ */
+export function enableCompileCache(fill = false): void {
   try {
     // NODE_COMPILE_CACHE, when set, is Node's own business (it reads it before any of our code).
-    const dir = process.env['NODE_COMPILE_CACHE'] === undefined ? cacheDir() : undefined;
-    if (dir !== undefined) module.enableCompileCache(dir);
+    if (process.env['NODE_COMPILE_CACHE'] !== undefined) return;
+    const shipped = process.env['EX_GENERIC_COMPILE_CACHE'] || undefined;
+    const dir = cacheDir(fill && shipped !== undefined ? shipped : path.join(os.tmpdir(), 'node-compile-cache'));
+    if (dir === undefined) return;
+    if (!fill && shipped !== undefined) copyShippedCache(shipped, dir);
+    module.enableCompileCache(dir);
   } catch {
     // No usable cache directory: run without the cache.
   }
