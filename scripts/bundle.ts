@@ -7,7 +7,7 @@
  * dist/cli.js, is bundled with what it imports statically (src/runtime/: the compile cache, the
  * worker's and the cache fill's dispatch), and loads the two bundles above as files of their own.
  *
- * Why: loading ~100 ES modules and winston's CommonJS tree file by file was most of the
+ * Why: loading ~100 ES modules and winston's CommonJS tree (since dropped) file by file was most of the
  * extractor's start-up; one file with V8's compile cache (enabled by src/cli.ts) loads in a
  * fraction of that. A plain run loads dist/cli.js and dist/extractor.js and no other file of ours.
  * The rest of dist/ stays as tsc wrote it: the mock server and the platform client run unbundled,
@@ -80,8 +80,6 @@ export async function bundle(): Promise<void> {
     entryPoints: [ENTRY, WORKER_ENTRY].map((entry) => ({ in: entry, out: path.relative(DIST, entry).replace(/\.js$/, '') })),
     external: ['ssh2'],
     plugins: [noOwnImportMeta],
-    // The CommonJS dependencies (winston's tree) call require(); an ES module has none.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
   });
   if (result.errors.length > 0) throw new Error('esbuild failed');
   const cli = await build({ ...common, entryPoints: [{ in: CLI_ENTRY, out: 'cli' }], plugins: [otherBundlesOutside, noOwnImportMeta] });
