@@ -60,6 +60,47 @@ const otherBundlesOutside: Plugin = {
   },
 };
 
+/**
+ * Node's own modules taken from `process.getBuiltinModule`, not imported: an ES `import` of a
+ * builtin builds its module facade, which reads every export, and reading `fs`'s `promises`,
+ * `ReadStream`… loads fs/promises, readline and the stream stack (~25 of Node's internal modules,
+ * ~10 ms of a one-request job's start; docs/performance.md, issue 28). Each builtin becomes a small
+ * ES module of the bundle that re-exports the builtin's plain values, read once; its accessors
+ * (the lazy exports above) are left out, so importing one by name fails the build instead of
+ * loading it at every start. The names are those of the Node running the build: the pinned one.
+ */
+const builtinsWithoutFacade: Plugin = {
+  name: 'builtins-without-facade',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-builtin' }));
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ contents: builtinModule(args.path), loader: 'js' }));
+  },
+};
+
+/**
+ * Builtins loaded on the first call of one of their functions: node:crypto is ~5–10 ms of a start
+ * (its ~20 internal modules), and a run hashes only with child jobs, long column names, hash
+ * functions or signing. Only their functions are exported (no default, no values), so a use that
+ * would need the module at start fails the build.
+ */
+const LOADED_ON_FIRST_CALL = new Set(['node:crypto']);
+
+/** The source of the bundle's module standing for the builtin `id`. */
+function builtinModule(id: string): string {
+  const builtin = process.getBuiltinModule(id) as Record<string, unknown>;
+  const names = Object.getOwnPropertyNames(builtin).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+  const plainValue = (name: string): boolean => 'value' in Object.getOwnPropertyDescriptor(builtin, name)!;
+  const quoted = JSON.stringify(id);
+  if (LOADED_ON_FIRST_CALL.has(id)) {
+    const functions = names.filter((name) => plainValue(name) && typeof builtin[name] === 'function');
+    return (
+      `let m;\nconst load = () => (m ??= process.getBuiltinModule(${quoted}));\n` +
+      functions.map((name) => `export function ${name}(...args) { return load().${name}(...args); }\n`).join('')
+    );
+  }
+  return `const m = process.getBuiltinModule(${quoted});\nexport default m;\nexport const { ${names.filter(plainValue).join(', ')} } = m;\n`;
+}
+
 export async function bundle(): Promise<void> {
   for (const entry of [ENTRY, WORKER_ENTRY, CLI_ENTRY]) {
     if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run tsc -p tsconfig.build.json first`);
@@ -79,10 +120,14 @@ export async function bundle(): Promise<void> {
     // Each bundle whole (no shared chunks): a thread loads one file.
     entryPoints: [ENTRY, WORKER_ENTRY].map((entry) => ({ in: entry, out: path.relative(DIST, entry).replace(/\.js$/, '') })),
     external: ['ssh2'],
-    plugins: [noOwnImportMeta],
+    plugins: [builtinsWithoutFacade, noOwnImportMeta],
   });
   if (result.errors.length > 0) throw new Error('esbuild failed');
-  const cli = await build({ ...common, entryPoints: [{ in: CLI_ENTRY, out: 'cli' }], plugins: [otherBundlesOutside, noOwnImportMeta] });
+  const cli = await build({
+    ...common,
+    entryPoints: [{ in: CLI_ENTRY, out: 'cli' }],
+    plugins: [otherBundlesOutside, builtinsWithoutFacade, noOwnImportMeta],
+  });
   if (cli.errors.length > 0) throw new Error('esbuild failed');
 }
 
