@@ -122,7 +122,8 @@ function nodeOf(job: PhpArray, at: string): JobNode {
     // On first use: the MD5 loads node:crypto (~5 ms of a start), and a list of one job needs none.
     get identity() {
       if (!plannable(job)) return undefined;
-      return (identity ??= identityOf(job));
+      identity ??= identityOf(job);
+      return identity;
     },
     dataType: dataTypeOf(job.get('dataType'), endpoint),
     dataField: dataFieldOf(job.get('dataField')),
