@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ASCII_MEMBERS, isValidUrl, parseReference, normalizeReference, removeDotSegments, resolveUrl, ResolvedUrl } from '../../src/http/url.ts';
+import {
+  ASCII_MEMBERS,
+  isValidUrl,
+  parseReference,
+  normalizeReference,
+  removeDotSegments,
+  resolveUrl,
+  ResolvedUrl,
+} from '../../src/http/url.ts';
 import { InvalidUriError } from '../../src/errors/InvalidUriError.ts';
 
 test('isValidUrl: examples of 01 §3.2', () => {
