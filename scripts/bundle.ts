@@ -80,8 +80,8 @@ const builtinsWithoutFacade: Plugin = {
 /**
  * Builtins loaded on the first call of one of their functions: node:crypto is ~5–10 ms of a start
  * (its ~20 internal modules), and a run hashes only with child jobs, long column names, hash
- * functions or signing. Only their functions are exported (no default, no values), so a use that
- * would need the module at start fails the build.
+ * functions or signing. Only their functions are exported (no default, no values, no classes), so
+ * a use that would need the module at start, or the class itself, fails the build.
  */
 const LOADED_ON_FIRST_CALL = new Set(['node:crypto']);
 
@@ -92,7 +92,8 @@ function builtinModule(id: string): string {
   const plainValue = (name: string): boolean => 'value' in Object.getOwnPropertyDescriptor(builtin, name)!;
   const quoted = JSON.stringify(id);
   if (LOADED_ON_FIRST_CALL.has(id)) {
-    const functions = names.filter((name) => plainValue(name) && typeof builtin[name] === 'function');
+    // Functions only, and no classes (capitalised): a forwarding function cannot stand for a class.
+    const functions = names.filter((name) => plainValue(name) && typeof builtin[name] === 'function' && /^[a-z]/.test(name));
     return (
       `let m;\nconst load = () => (m ??= process.getBuiltinModule(${quoted}));\n` +
       functions.map((name) => `export function ${name}(...args) { return load().${name}(...args); }\n`).join('')
