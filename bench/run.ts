@@ -18,9 +18,12 @@
  *   P5 prefetch    200 offset pages of 20 records, each answered after 20 ms: wall time without
  *                  prefetch / with prefetch 20 (and concurrency 20), medians of 3 interleaved;
  *                  outputs byte-identical.
+ *   Tiny job       one request of 10 records: median wall time / the median of `node -e 0`,
+ *                  interleaved (most scheduled jobs are this small: start-up is their cost).
  *
  * Options: --quick (smaller P2 and P3, for a smoke run). The last line printed is
- *   bench: p1_ratio=X p2_peak_rss_mb=Y p2_growth=Z p3_speedup=W p4_time_ratio=… p4_429_share=… p5_speedup=…
+ *   bench: p1_ratio=X p1_peak_rss_mb=… p2_peak_rss_mb=Y p2_growth=Z p3_speedup=W p3_peak_rss_mb=…
+ *          p4_time_ratio=… p4_429_share=… p5_speedup=… tiny_ratio=… tiny_peak_rss_mb=…
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -138,6 +141,30 @@ function pagesConfig(base: string, prefetch: number): unknown {
       },
       config: { outputBucket: 'bench', jobs: [{ endpoint: 'items', dataField: 'items', params: { total, delay: 20 } }] },
     },
+  };
+}
+
+const TINY_ROUNDS = 15;
+
+/** The tiny job against `node -e 0`, interleaved: medians of wall time, and of the job's peak RSS. */
+async function tinyCase(base: string): Promise<{ nodeMs: number; tinyMs: number; tinyRssMb: number; dirs: string[] }> {
+  const config = {
+    parameters: {
+      api: { baseUrl: `${base}/` },
+      config: { outputBucket: 'bench', jobs: [{ endpoint: 'ids', dataType: 'ids', params: { n: 10 } }] },
+    },
+  };
+  const bare: Measured[] = [];
+  const tiny: (Measured & { dir: string })[] = [];
+  for (let i = 0; i < TINY_ROUNDS; i++) {
+    bare.push(await measure(['-e', '0']));
+    tiny.push(await extractor(config));
+  }
+  return {
+    nodeMs: median(bare.map((m) => m.wallMs)),
+    tinyMs: median(tiny.map((m) => m.wallMs)),
+    tinyRssMb: median(tiny.map((m) => m.peakRssMb)),
+    dirs: tiny.map((m) => m.dir),
   };
 }
 
@@ -296,6 +323,18 @@ try {
   ]);
   if (!p5Identical) throw new Error(`P5 outputs differ: ${p5Seq.dir} vs ${p5Ahead.dir}`);
 
+  const tiny = await tinyCase(server.base);
+  cleanup.push(...tiny.dirs);
+  const tinyRatio = tiny.tinyMs / tiny.nodeMs;
+  const p3PeakRss = Math.max(seq.peakRssMb, par.peakRssMb);
+  rows.push(['node -e 0', fmt(tiny.nodeMs / 1000, 3), '', `median of ${TINY_ROUNDS}, interleaved with the tiny job`]);
+  rows.push([
+    'Tiny job (1 request)',
+    fmt(tiny.tinyMs / 1000, 3),
+    fmt(tiny.tinyRssMb, 0),
+    `ratio ${fmt(tinyRatio)} to node -e 0, median of ${TINY_ROUNDS}`,
+  ]);
+
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   for (const r of rows)
     console.log(
@@ -305,10 +344,10 @@ try {
         .trimEnd(),
     );
   console.log(
-    `targets: p1_ratio ≤ 1.5, p2_peak_rss_mb ≤ 128, p2_growth ≤ 1.25, p3_speedup ≥ 8, p4_time_ratio ≤ 1.15, p4_429_share ≤ 0.01, p5_speedup ≥ 5; total bench time ${fmt((performance.now() - benchStarted) / 1000, 0)} s${quick ? ' (--quick)' : ''}`,
+    `targets: p1_ratio ≤ 1.5, every peak RSS ≤ 96 MB, p2_growth ≤ 1.25, p3_speedup ≥ 8, p4_time_ratio ≤ 1.15, p4_429_share ≤ 0.01, p5_speedup ≥ 5, tiny_ratio ≤ 2; total bench time ${fmt((performance.now() - benchStarted) / 1000, 0)} s${quick ? ' (--quick)' : ''}`,
   );
   console.log(
-    `bench: p1_ratio=${fmt(p1Ratio)} p2_peak_rss_mb=${fmt(p2.peakRssMb, 0)} p2_growth=${fmt(p2Growth)} p3_speedup=${fmt(p3Speedup)} p4_time_ratio=${fmt(p4Ratio)} p4_429_share=${fmt(p4Share, 3)} p5_speedup=${fmt(p5Speedup)}`,
+    `bench: p1_ratio=${fmt(p1Ratio)} p1_peak_rss_mb=${fmt(p1Rss, 0)} p2_peak_rss_mb=${fmt(p2.peakRssMb, 0)} p2_growth=${fmt(p2Growth)} p3_speedup=${fmt(p3Speedup)} p3_peak_rss_mb=${fmt(p3PeakRss, 0)} p4_time_ratio=${fmt(p4Ratio)} p4_429_share=${fmt(p4Share, 3)} p5_speedup=${fmt(p5Speedup)} tiny_ratio=${fmt(tinyRatio)} tiny_peak_rss_mb=${fmt(tiny.tinyRssMb, 0)}`,
   );
 } finally {
   server.stop();

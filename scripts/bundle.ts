@@ -7,7 +7,7 @@
  * dist/cli.js, is bundled with what it imports statically (src/runtime/: the compile cache, the
  * worker's and the cache fill's dispatch), and loads the two bundles above as files of their own.
  *
- * Why: loading ~100 ES modules and winston's CommonJS tree file by file was most of the
+ * Why: loading ~100 ES modules and winston's CommonJS tree (since dropped) file by file was most of the
  * extractor's start-up; one file with V8's compile cache (enabled by src/cli.ts) loads in a
  * fraction of that. A plain run loads dist/cli.js and dist/extractor.js and no other file of ours.
  * The rest of dist/ stays as tsc wrote it: the mock server and the platform client run unbundled,
@@ -60,6 +60,48 @@ const otherBundlesOutside: Plugin = {
   },
 };
 
+/**
+ * Node's own modules taken from `process.getBuiltinModule`, not imported: an ES `import` of a
+ * builtin builds its module facade, which reads every export, and reading `fs`'s `promises`,
+ * `ReadStream`… loads fs/promises, readline and the stream stack (~25 of Node's internal modules,
+ * ~10 ms of a one-request job's start; docs/performance.md, issue 28). Each builtin becomes a small
+ * ES module of the bundle that re-exports the builtin's plain values, read once; its accessors
+ * (the lazy exports above) are left out, so importing one by name fails the build instead of
+ * loading it at every start. The names are those of the Node running the build: the pinned one.
+ */
+const builtinsWithoutFacade: Plugin = {
+  name: 'builtins-without-facade',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: 'node-builtin' }));
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ contents: builtinModule(args.path), loader: 'js' }));
+  },
+};
+
+/**
+ * Builtins loaded on the first call of one of their functions: node:crypto is ~5–10 ms of a start
+ * (its ~20 internal modules), and a run hashes only with child jobs, long column names, hash
+ * functions or signing. Only their functions are exported (no default, no values, no classes), so
+ * a use that would need the module at start, or the class itself, fails the build.
+ */
+const LOADED_ON_FIRST_CALL = new Set(['node:crypto']);
+
+/** The source of the bundle's module standing for the builtin `id`. */
+function builtinModule(id: string): string {
+  const builtin = process.getBuiltinModule(id) as Record<string, unknown>;
+  const names = Object.getOwnPropertyNames(builtin).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+  const plainValue = (name: string): boolean => 'value' in Object.getOwnPropertyDescriptor(builtin, name)!;
+  const quoted = JSON.stringify(id);
+  if (LOADED_ON_FIRST_CALL.has(id)) {
+    // Functions only, and no classes (capitalised): a forwarding function cannot stand for a class.
+    const functions = names.filter((name) => plainValue(name) && typeof builtin[name] === 'function' && /^[a-z]/.test(name));
+    return (
+      `let m;\nconst load = () => (m ??= process.getBuiltinModule(${quoted}));\n` +
+      functions.map((name) => `export function ${name}(...args) { return load().${name}(...args); }\n`).join('')
+    );
+  }
+  return `const m = process.getBuiltinModule(${quoted});\nexport default m;\nexport const { ${names.filter(plainValue).join(', ')} } = m;\n`;
+}
+
 export async function bundle(): Promise<void> {
   for (const entry of [ENTRY, WORKER_ENTRY, CLI_ENTRY]) {
     if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run tsc -p tsconfig.build.json first`);
@@ -79,12 +121,14 @@ export async function bundle(): Promise<void> {
     // Each bundle whole (no shared chunks): a thread loads one file.
     entryPoints: [ENTRY, WORKER_ENTRY].map((entry) => ({ in: entry, out: path.relative(DIST, entry).replace(/\.js$/, '') })),
     external: ['ssh2'],
-    plugins: [noOwnImportMeta],
-    // The CommonJS dependencies (winston's tree) call require(); an ES module has none.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+    plugins: [builtinsWithoutFacade, noOwnImportMeta],
   });
   if (result.errors.length > 0) throw new Error('esbuild failed');
-  const cli = await build({ ...common, entryPoints: [{ in: CLI_ENTRY, out: 'cli' }], plugins: [otherBundlesOutside, noOwnImportMeta] });
+  const cli = await build({
+    ...common,
+    entryPoints: [{ in: CLI_ENTRY, out: 'cli' }],
+    plugins: [otherBundlesOutside, builtinsWithoutFacade, noOwnImportMeta],
+  });
   if (cli.errors.length > 0) throw new Error('esbuild failed');
 }
 

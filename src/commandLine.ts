@@ -3,8 +3,12 @@
  * entrypoint stays `node dist/cli.js`, and the platform's `action` in config.json still decides
  * between an extraction and a sync action.
  */
-import { parseArgs } from 'node:util';
 import { nearest } from './config/suggest.ts';
+
+// Taken by name from the builtin, not imported: the bundle's import of a builtin copies its
+// exports' descriptors, and reading those of node:util loads the stream stack and worker_threads
+// (~30 of Node's internal modules) into every run (scripts/bundle.ts, issue 28).
+const { parseArgs } = process.getBuiltinModule('node:util');
 
 export interface RunLimitsArg {
   maxPages?: number;

@@ -15,7 +15,6 @@ import { job } from './schemaJob.ts';
 import { apiHttp, retryConfig } from './schemaHttp.ts';
 import { pagination } from './schemaPagination.ts';
 import { functionValue, headerMap, MAP, misplaced, phpEmpty, type SchemaNode } from '../spec/schemaNode.ts';
-import { runtimeSchema } from './schemaParts.ts';
 
 const apiSection = {
   description: 'How to talk to the API.',
@@ -350,9 +349,6 @@ export const configSchema = {
   },
   additionalProperties: true,
 } as const satisfies SchemaNode;
-
-/** The schema the run-time validator compiles: the hard checks only. */
-export const runtimeConfigSchema = runtimeSchema(configSchema);
 
 /** The sub-schemas validated at the lifecycle steps where the reference checks them. */
 export const CONFIG_SECTION_POINTER = '#/properties/parameters/properties/config';

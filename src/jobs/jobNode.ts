@@ -91,6 +91,12 @@ function dataTypeOf(own: Value | undefined, template: Value | undefined): string
   return typeof template === 'string' ? template : '';
 }
 
+/** Whether the loop can plan a list with this job in it: its `id` is PHP-empty or a string. */
+function plannable(job: PhpArray): boolean {
+  const id = job.get('id');
+  return isEmpty(id) || typeof id === 'string';
+}
+
 /** The identity of a job (03 §1.3); throws the reference's error for a non-string `id`. */
 function identityOf(job: PhpArray): string {
   const id = job.get('id');
@@ -106,19 +112,19 @@ function nodeOf(job: PhpArray, at: string): JobNode {
   const placeholders = job.get('placeholders');
   const placeholderSpecs = entries(placeholders).map(([name, spec]) => placeholderSpecOf(name, spec));
   const recursionFilter = job.get('recursionFilter');
-  let identity: string | undefined;
-  try {
-    identity = identityOf(job);
-  } catch {
-    // Raised when the loop plans the list this job is in (its `failure`).
-  }
   const { written, run } = jobLists(job.get('children'), at, 'children');
+  let identity: string | undefined;
   return {
     path: at,
     endpoint: typeof endpoint === 'string' ? endpoint : isEmpty(endpoint) ? '' : phpString(endpoint!),
     endpointValue: endpoint,
     endpointText: phpString(endpoint ?? null),
-    identity,
+    // On first use: the MD5 loads node:crypto (~5 ms of a start), and a list of one job needs none.
+    get identity() {
+      if (!plannable(job)) return undefined;
+      identity ??= identityOf(job);
+      return identity;
+    },
     dataType: dataTypeOf(job.get('dataType'), endpoint),
     dataField: dataFieldOf(job.get('dataField')),
     params: job.get('params'),
@@ -153,14 +159,16 @@ export function jobTree(list: Value | undefined, path: string, listName = 'jobs'
  *   `endpoint`, so its first request fails with the request builder's error); any other value
  *   (rejected by the validator first) runs as an empty job;
  * - a non-string `id` fails the whole list when the loop plans it (`failure`), not here.
- * Every identity is computed once, here, not on every parent page.
+ * Every identity is computed once, when first read (here when the list has two jobs or more), not
+ * on every parent page.
  */
 export function jobLists(list: Value | undefined, path: string, listName = 'jobs'): { written: JobNode[]; run: RunList } {
   const written: JobNode[] = [];
   const byIdentity = new Map<string, JobNode>();
   let failure: unknown;
   let failed = false;
-  for (const [key, item] of entries(list)) {
+  const items = entries(list);
+  for (const [key, item] of items) {
     const at = itemPath(childPath(path, listName), key);
     let node: JobNode;
     if (isMap(item)) {
@@ -170,7 +178,7 @@ export function jobLists(list: Value | undefined, path: string, listName = 'jobs
       node = nodeOf(new PhpArray(Array.isArray(item) ? item.map((v, i) => [String(i), v] as const) : []), at);
     }
     if (failed) continue;
-    if (node.identity === undefined) {
+    if (!plannable(node.config)) {
       failed = true;
       try {
         identityOf(node.config);
@@ -179,7 +187,7 @@ export function jobLists(list: Value | undefined, path: string, listName = 'jobs
       }
       continue;
     }
-    byIdentity.set(node.identity, node);
+    byIdentity.set(items.length === 1 ? '' : node.identity!, node);
   }
   return { written, run: failed ? { jobs: [], failure } : { jobs: [...byIdentity.values()] } };
 }

@@ -1,10 +1,10 @@
 /**
  * Structured log lines in the reference's Monolog format (spec 01 §4.1), on stdout:
  *   [2024-05-01T10:00:00.123456+00:00] logger.INFO: message {context} []
- * winston does the level filtering and transport; the line layout and redaction are ours.
+ * The level filter is one comparison and each line one synchronous write: winston did both
+ * before, and loading its tree (formats, colours, exception handlers — none of them used) was
+ * ~12–20 ms of a one-request job's start (docs/performance.md, issue 28).
  */
-import winston from 'winston';
-import TransportStream from 'winston-transport';
 import { logJson } from '../php/jsonEncode.ts';
 import { SecretRegistry } from './redact.ts';
 import { count } from './runStats.ts';
@@ -64,25 +64,10 @@ const MAX_TRACKED_WARNINGS = 10_000;
 export function createLogger(options: LoggerOptions = {}): RunLogger {
   const secrets = new SecretRegistry();
   const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));
-  class LineTransport extends TransportStream {
-    override log(info: winston.Logform.TransformableInfo, next: () => void): void {
-      write(String(info[Symbol.for('message')]));
-      next();
-    }
-  }
-  const transport = new LineTransport();
-  const logger = winston.createLogger({
-    levels: LEVELS,
-    level: options.level ?? 'debug',
-    format: winston.format.printf((info) => {
-      const context = info['context'] as Record<string, unknown> | undefined;
-      return formatLine(info.level, String(info.message), context, new Date(), (text) => secrets.redact(text));
-    }),
-    transports: [transport],
-  });
   let current: LevelName = options.level ?? 'debug';
   const log = (level: LevelName) => (message: string, context?: Record<string, unknown>) => {
-    logger.log({ level, message, context });
+    if (LEVELS[level] > LEVELS[current]) return;
+    write(formatLine(level, message, context, new Date(), (text) => secrets.redact(text)));
   };
   // Identical warnings (same text) are printed once; the repeats are counted and reported by
   // flushRepeats(), so one problem on 2,000 pages does not bury the log.
@@ -108,7 +93,6 @@ export function createLogger(options: LoggerOptions = {}): RunLogger {
     error: log('error'),
     setLevel(level: LevelName) {
       current = level;
-      logger.level = level;
     },
     isDebug: () => current === 'debug',
     secrets,

@@ -16,7 +16,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { ValueDecoder, ValueEncoder } from './valueCodec.ts';
 import { decodeBatch, encodeBatch, streamOf, type SpooledBatch, type StreamedBatch } from './frame.ts';
 import { SpoolReader } from './reader.ts';
@@ -74,8 +73,12 @@ export class Spool {
     if (this.enc.pos === 0) return;
     if (this.fd === undefined) {
       fs.mkdirSync(this.dir, { recursive: true });
-      this.file = path.join(this.dir, `auto-parser-${process.pid}-${++spoolCounter}-${randomBytes(4).toString('hex')}.spool`);
-      this.fd = fs.openSync(this.file, 'w+', 0o600);
+      // Unique in the run's own folder by process, counter and a random tail (threads count
+      // separately); 'wx+' refuses a file that exists. Math.random, not node:crypto: loading
+      // crypto was ~5 ms of every start (issue 28), and the name guards nothing secret.
+      const tail = Math.random().toString(36).slice(2, 10);
+      this.file = path.join(this.dir, `auto-parser-${process.pid}-${++spoolCounter}-${tail}.spool`);
+      this.fd = fs.openSync(this.file, 'wx+', 0o600);
     }
     let off = 0;
     while (off < this.enc.pos) {

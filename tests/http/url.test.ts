@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isValidUrl, parseReference, normalizeReference, removeDotSegments, resolveUrl, ResolvedUrl } from '../../src/http/url.ts';
+import {
+  ASCII_MEMBERS,
+  isValidUrl,
+  parseReference,
+  normalizeReference,
+  removeDotSegments,
+  resolveUrl,
+  ResolvedUrl,
+} from '../../src/http/url.ts';
 import { InvalidUriError } from '../../src/errors/InvalidUriError.ts';
 
 test('isValidUrl: examples of 01 §3.2', () => {
@@ -270,4 +278,15 @@ test('resolveUrl: many calls stay fast', () => {
   const start = Date.now();
   for (let i = 0; i < 20000; i++) resolveUrl('https://api.example.com/v2/', `users/${i}?page=${i}&q=a+b`);
   assert.ok(Date.now() - start < 1500);
+});
+
+test("the validator's ASCII twins: each Unicode class's ASCII members are exactly the ones named", () => {
+  for (const [unicode, ascii] of Object.entries(ASCII_MEMBERS)) {
+    const byIcu = new RegExp(`^[${unicode}]$`, 'u');
+    const byName = new RegExp(`^[${ascii}]$`, 'u');
+    for (let c = 0; c < 128; c++) {
+      const ch = String.fromCharCode(c);
+      assert.equal(byName.test(ch), byIcu.test(ch), `${unicode} and U+${c.toString(16).padStart(4, '0')}`);
+    }
+  }
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 import { run } from '../helpers/dataDir.ts';
 import { createLogger } from '../../src/logging/logger.ts';
+import { count } from '../../src/logging/runStats.ts';
 
 const servers: TestServer[] = [];
 after(async () => {
@@ -115,4 +116,20 @@ test('a failed run flushes the repeat counts before its ERROR line', async () =>
   const lines = r.lines.map(strip);
   assert.equal(lines.at(-2), "logger.WARNING: dataField 'items' contains no data! … repeated 2 times [] []", lines.join('\n'));
   assert.match(lines.at(-1)!, /^logger\.ERROR: The API request failed: \[404\]/);
+});
+
+test('count() prints what toLocaleString("en-US") prints, without ICU: separators, three decimals half up, signs', () => {
+  const fixed = [0, -0, 1, 999, 1000, 1999, 1_000_000, -1234.5, 12.3456, 1.0005, 2.0015, 999.9996, -0.0004, 0.1 + 0.2, 2 ** 53, 1e20 + 1];
+  // A fixed pseudo-random walk over magnitudes and fractions: the same values in every run.
+  let seed = 28;
+  const next = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const walked = Array.from({ length: 5000 }, (_, i) => {
+    const magnitude = 10 ** Math.floor(next() * 16);
+    const value = i % 2 === 0 ? Math.floor(next() * magnitude) : next() * magnitude;
+    return i % 3 === 0 ? -value : value;
+  });
+  for (const n of [...fixed, ...walked]) assert.equal(count(n), n.toLocaleString('en-US'), `count(${n})`);
 });
