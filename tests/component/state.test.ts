@@ -82,7 +82,7 @@ test('the temporary state file is opened exclusively under a new random name eac
   // Watching the real call: the flags the file is created with, and its name.
   fs.openSync = ((file: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
     if (String(file).includes('.tmp-')) opened.push(`${path.basename(String(file))} ${String(flags)}`);
-    return openSync(file, flags, mode);
+    return openSync(file, flags ?? 'r', mode);
   }) as typeof fs.openSync;
   try {
     for (let i = 0; i < 3; i++) RunState.publish(dir, `{"n":${i}}`);
