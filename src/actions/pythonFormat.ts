@@ -123,7 +123,8 @@ export function pythonStrftime(format: string, date: Date): string {
   const dayOfYear = Math.floor((date.getTime() - Date.UTC(date.getUTCFullYear(), 0, 1)) / 86400000) + 1;
   const hour12 = date.getUTCHours() % 12 === 0 ? 12 : date.getUTCHours() % 12;
   const codes: Record<string, () => string> = {
-    Y: () => String(date.getUTCFullYear()).padStart(4, '0'),
+    // glibc's strftime, which Python 3.12 calls on Linux, does not pad a year below 1000.
+    Y: () => String(date.getUTCFullYear()),
     y: () => two(date.getUTCFullYear() % 100),
     m: () => two(date.getUTCMonth() + 1),
     d: () => two(date.getUTCDate()),
