@@ -37,17 +37,19 @@ export interface ApiDescription {
 
 /**
  * A timeout in seconds (01 §3.9) as milliseconds. A value a timer cannot hold (above 2^31−1 ms,
- * about 24.8 days) is a user error naming the key: Node would turn it into 1 ms (issue 19 #3).
+ * about 24.8 days) would be turned into 1 ms by Node (issue 19 #3); users write such numbers
+ * (`1e7`) to mean "no timeout", and the reference accepts them, so it is the longest timer
+ * instead, with a WARNING naming the key.
  */
-function seconds(v: Value | undefined, fallback: number, configPath: string): number {
+function seconds(v: Value | undefined, fallback: number, configPath: string, logger: Logger): number {
   const ms = timeoutMs(v, fallback);
-  if (ms > MAX_TIMER_MS) {
-    throw new UserError(
-      `${configPath} is ${phpString(v!)} seconds, longer than the longest timeout possible (${Math.floor(MAX_TIMER_MS / 1000)} seconds, about 24.8 days). Set a smaller number of seconds.`,
-      { configPath },
-    );
-  }
-  return ms;
+  if (ms <= MAX_TIMER_MS) return ms;
+  const longest = Math.floor(MAX_TIMER_MS / 1000);
+  logger.warning(
+    `${configPath} is ${phpString(v!)} seconds, longer than the longest timeout possible: ${longest} seconds (about 24.8 days) are used instead.`,
+    { configPath },
+  );
+  return longest * 1000;
 }
 
 function timeoutMs(v: Value | undefined, fallback: number): number {
@@ -198,8 +200,8 @@ export function buildApiDescription(
     name: isEmpty(api.get('name')) ? 'generic' : phpString(api.get('name')!),
     retry: retryPolicyFrom(api.get('retryConfig')),
     ignoreErrors: Array.isArray(ignore) ? ignore : ignore instanceof PhpArray ? [...ignore.values()] : [],
-    connectTimeoutMs: seconds(http.get('connectTimeout'), 30_000, 'parameters.api.http.connectTimeout'),
-    requestTimeoutMs: seconds(http.get('requestTimeout'), 300_000, 'parameters.api.http.requestTimeout'),
+    connectTimeoutMs: seconds(http.get('connectTimeout'), 30_000, 'parameters.api.http.connectTimeout', logger),
+    requestTimeoutMs: seconds(http.get('requestTimeout'), 300_000, 'parameters.api.http.requestTimeout', logger),
     caCertificate: typeof ca === 'string' ? ca : undefined,
     clientCertificate: typeof clientCert === 'string' ? splitPem(clientCert) : undefined,
     defaultOptions: http.get('defaultOptions'),

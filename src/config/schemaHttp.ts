@@ -102,10 +102,10 @@ export const apiHttp: SchemaNode = {
       // Text is read as a number (PHP); what is not a number, 0 or less, falls back to the default.
       pattern: NUMERIC_TEXT,
       minimum: 0,
-      // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
+      // The longest timer (2^31-1 ms): the editor flags more, a run uses that timer with a WARNING (api.ts).
       maximum: 2147483,
       default: 30,
-      description: 'Seconds to connect (0, empty or not a number: the default).',
+      description: 'Seconds to connect (0, empty or not a number: the default; more than 2147483: 2147483, with a warning).',
       'x-hint': 'Zero, a negative number or text that is not a number means the default of 30 seconds. Write a number of seconds, e.g. 10.',
       examples: [10],
     },
@@ -114,10 +114,10 @@ export const apiHttp: SchemaNode = {
       // Text is read as a number (PHP); what is not a number, 0 or less, falls back to the default.
       pattern: NUMERIC_TEXT,
       minimum: 0,
-      // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
+      // The longest timer (2^31-1 ms): the editor flags more, a run uses that timer with a WARNING (api.ts).
       maximum: 2147483,
       default: 300,
-      description: 'Seconds for a whole request (0, empty or not a number: the default).',
+      description: 'Seconds for a whole request (0, empty or not a number: the default; more than 2147483: 2147483, with a warning).',
       'x-hint':
         'Zero, a negative number or text that is not a number means the default of 300 seconds. Write a number of seconds, e.g. 60.',
       examples: [60],
