@@ -20,7 +20,7 @@ function bodyValue(text: string): Value {
 }
 
 export async function testRequest(ctx: ActionContext): Promise<Value> {
-  const { response, records } = await runChain(ctx);
+  const { response, records, body } = await runChain(ctx);
   const secrets = secretsOf(ctx);
   const mask = (s: string): string => maskSecrets(s, secrets);
   const maskedHeaders = (headers: [string, string][]) => dict(headers.map(([n, v]) => [mask(n), mask(v)] as const));
@@ -30,7 +30,7 @@ export async function testRequest(ctx: ActionContext): Promise<Value> {
       dict([
         ['status_code', response!.status],
         ['reason', mask(response!.reason)],
-        ['data', bodyValue(response!.text)],
+        ['data', body !== undefined ? body : bodyValue(response!.text)],
         ['headers', maskedHeaders(response!.headers)],
       ]),
     ],
