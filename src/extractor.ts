@@ -16,7 +16,9 @@ import type { RunOptions } from './component/runContext.ts';
 import { UserError } from './errors/UserError.ts';
 import { createLogger, type RunLogger } from './logging/logger.ts';
 import { member, phpType, type Value } from './php/value.ts';
+import { removeOwnStaging } from './output/staleStaging.ts';
 import { tuneHeap } from './runtime/heapTuning.ts';
+import { guardMemory, readMemoryLimits, workerResourceLimits } from './runtime/memoryLimits.ts';
 
 export interface MainOptions {
   /** The module an output worker's thread loads (the command's entry, src/cli.ts). */
@@ -37,12 +39,29 @@ export async function main(options: MainOptions): Promise<number> {
   const env = command.dataDir !== undefined ? { ...process.env, KBC_DATADIR: command.dataDir } : process.env;
   if (command.kind !== 'run') return (command.kind === 'plan' ? plan : validate)({ ...strict, env });
   const heap = env['EX_GENERIC_HEAP_TUNING'] !== '0' ? tuneHeap() : undefined;
-  return run({
-    env,
-    outputWorker: { script: options.outputWorkerScript, ...(heap ? { heap } : {}) },
-    ...strict,
-    ...(command.limits !== undefined ? { limits: command.limits } : {}),
-  });
+  const memory = readMemoryLimits();
+  const stopGuard = guardMemory(memory, (message) => endOutOfMemory(message, resolveDataDir(env)));
+  try {
+    return await run({
+      env,
+      outputWorker: { script: options.outputWorkerScript, resourceLimits: workerResourceLimits(memory), ...(heap ? { heap } : {}) },
+      ...strict,
+      ...(command.limits !== undefined ? { limits: command.limits } : {}),
+    });
+  } finally {
+    stopGuard();
+  }
+}
+
+/**
+ * Memory is about to run out (src/runtime/memoryLimits.ts): one ERROR line and exit 2 now,
+ * while JavaScript still runs; V8's own end would be a fatal error without one. Nothing staged
+ * is published.
+ */
+function endOutOfMemory(message: string, dataDir: string): never {
+  removeOwnStaging(dataDir);
+  createLogger().error(message);
+  process.exit(2);
 }
 
 /**

@@ -16,6 +16,7 @@
  */
 import { getFunction, type FunctionEnv } from '../functions/index.ts';
 import { findHashAlgorithm } from '../functions/hashAlgorithms.ts';
+import { civilFromTimestamp, daysFromCivil, daysInMonth } from '../functions/strtotime/calendar.ts';
 import { phpStrtotime } from '../functions/strtotime/index.ts';
 import type { Value } from '../php/value.ts';
 import { HelperError, PY, userError, valueError } from './envelope.ts';
@@ -62,18 +63,25 @@ function nowOr(v: Value | undefined, env: FunctionEnv): Value {
   return pythonTruthy(v) ? v! : Math.floor(env.nowMs() / 1000);
 }
 
+/** Python's `datetime` holds the years 1 to 9999: a date outside them is its ValueError. */
+function checkedPythonDate(seconds: bigint): Date {
+  const { y } = civilFromTimestamp(seconds);
+  if (y < 1 || y > 9999) throw valueError(`year ${y} is out of range`);
+  return new Date(Number(seconds) * 1000);
+}
+
 function stringToDate(dateString: Value, format: Value | undefined, env: FunctionEnv): string {
   const input = text(dateString, 'string_to_date');
   const fmt = format === undefined ? '%Y-%m-%d' : text(format, 'string_to_date');
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(input.trim());
-  let ms: number;
-  if (day) ms = Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
-  else {
-    const seconds = phpStrtotime(input, BigInt(Math.floor(env.nowMs() / 1000)));
-    if (seconds === false) throw valueError(`Could not parse the date ${pythonRepr(input)}`);
-    ms = Number(seconds) * 1000;
-  }
-  return pythonStrftime(fmt, new Date(ms));
+  let seconds: bigint | false;
+  if (day) {
+    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    // A calendar date only (not 9999-99-99, which would roll over into year 10007).
+    seconds = m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m) ? BigInt(daysFromCivil(y, m, d)) * 86400n : false;
+  } else seconds = phpStrtotime(input, BigInt(Math.floor(env.nowMs() / 1000)));
+  if (seconds === false) throw valueError(`Could not parse the date ${pythonRepr(input)}`);
+  return pythonStrftime(fmt, checkedPythonDate(seconds));
 }
 
 const CATALOGUE: Record<string, HelperFunction> = {

@@ -12,7 +12,8 @@ import { decodeJson, decodeUtf8Lossy } from '../php/jsonDecode.ts';
 import type { Value } from '../php/value.ts';
 import { createContext, type ActionContext } from './context.ts';
 import { exceptionEnvelope } from './envelope.ts';
-import { pythonJson, pythonStr } from './pythonValues.ts';
+import { pythonJsonChunks, pythonStr } from './pythonValues.ts';
+import { checkActionTime, startActionClock, TimeLimitReached } from './timeLimit.ts';
 import { getSyncAction, syncActionNames } from './registry.ts';
 import { maskSecrets, secretsOf } from './secrets.ts';
 import './performFunction.ts';
@@ -40,9 +41,14 @@ export interface SyncActionRun {
   timeoutMs?: number;
 }
 
+/** What the answer's writer receives: the bytes of the answer, chunk by chunk. */
+type AnswerSink = (chunk: Buffer) => void;
+
 /** Runs the action; resolves to the exit code. */
 export async function runSyncAction(run: SyncActionRun): Promise<number> {
-  const stdout = run.writeStdout ?? ((t: string) => process.stdout.write(t));
+  const stdout: AnswerSink = run.writeStdout
+    ? (chunk) => run.writeStdout!(chunk.toString('latin1'))
+    : (chunk) => process.stdout.write(chunk);
   const stderr = run.writeStderr ?? ((t: string) => process.stderr.write(t));
   const name = typeof run.action === 'string' ? run.action : pythonStr(run.action);
   const spec = getSyncAction(name === '' ? 'test_request' : name);
@@ -55,18 +61,19 @@ export async function runSyncAction(run: SyncActionRun): Promise<number> {
     return 2;
   }
   const limitMs = run.timeoutMs ?? SYNC_ACTION_TIMEOUT_MS;
+  const stopClock = startActionClock(limitMs);
   const controller = new AbortController();
   const debugLog = ['Component initialized'];
   if (name === '') debugLog.push('No action defined in the configuration, using the default run action.');
   let context: ActionContext | undefined;
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
+  const timedOut = new Promise<typeof TIME_UP>((resolve) => {
     timer = setTimeout(() => {
       controller.abort(new Error('time limit'));
-      resolve('timeout');
+      resolve(TIME_UP);
     }, limitMs);
   });
-  const answer = (async (): Promise<Value> => {
+  const answer = (async (): Promise<Value | typeof TIME_UP> => {
     try {
       context = createContext(
         name,
@@ -78,6 +85,7 @@ export async function runSyncAction(run: SyncActionRun): Promise<number> {
       );
       return await spec.run(context);
     } catch (error) {
+      if (error instanceof TimeLimitReached) return TIME_UP;
       // Masked, unlike the reference (§1.4): an error text may quote a URL with a token.
       const secrets = context ? secretsOf(context) : [];
       return exceptionEnvelope(error, spec.name, (text) => maskSecrets(text, secrets));
@@ -85,16 +93,33 @@ export async function runSyncAction(run: SyncActionRun): Promise<number> {
   })();
   try {
     const outcome = await Promise.race([answer, timedOut]);
-    if (outcome === 'timeout') {
-      run.logger.error(`Unexpected error: The sync action "${spec.name}" exceeded the timeout of ${Math.round(limitMs / 1000)} seconds.`, {
-        configPath: 'action',
-      });
-      return 2;
-    }
-    stdout(pythonJson(outcome));
-    return 0;
+    if (outcome !== TIME_UP && writeAnswer(outcome, stdout)) return 0;
+    run.logger.error(`Unexpected error: The sync action "${spec.name}" exceeded the timeout of ${Math.round(limitMs / 1000)} seconds.`, {
+      configPath: 'action',
+    });
+    return 2;
   } finally {
     clearTimeout(timer);
+    stopClock();
     for (const close of (context as ActionContext | undefined)?.cleanup ?? []) close();
   }
+}
+
+const TIME_UP = Symbol('time limit reached');
+
+/**
+ * Encodes the whole answer before writing any of it: an answer cut by the time limit is not
+ * printed at all (the reference discards a killed helper's output, §1.2). False when the time
+ * ran out while encoding.
+ */
+function writeAnswer(answer: Value, sink: AnswerSink): boolean {
+  let chunks: Buffer[];
+  try {
+    chunks = pythonJsonChunks(answer, { checkTime: checkActionTime });
+  } catch (error) {
+    if (error instanceof TimeLimitReached) return false;
+    throw error;
+  }
+  for (const chunk of chunks) sink(chunk);
+  return true;
 }

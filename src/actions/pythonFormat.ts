@@ -4,6 +4,7 @@
  */
 import { HelperError, PY } from './envelope.ts';
 import { pythonRepr, pythonStr, pythonTypeName } from './pythonValues.ts';
+import { checkActionTime } from './timeLimit.ts';
 import { PhpFloat, type Value } from '../php/value.ts';
 
 const SPEC = /%([#0\- +]*)(\d+)?(?:\.(\d+))?([diouxXeEfFgGcrsa%])/g;
@@ -15,8 +16,14 @@ function numeric(v: Value, conversion: string): number {
   throw new HelperError(PY.type, `%${conversion} format: a real number is required, not ${pythonTypeName(v)}`);
 }
 
+/** V8's longest string (2^29 − 24 UTF-16 units on 64-bit): a wider field cannot be built. */
+const MAX_STRING_LENGTH = 2 ** 29 - 24;
+
 function pad(text: string, flags: string, width: number, numericValue: boolean): string {
   if (text.length >= width) return text;
+  // Python would try to allocate it; here it cannot exist, so it fails as Python's allocation would.
+  if (width > MAX_STRING_LENGTH)
+    throw new HelperError('MemoryError', `a field width of ${width} characters is more than the ${MAX_STRING_LENGTH} a text can hold`);
   if (flags.includes('-')) return text.padEnd(width);
   if (flags.includes('0') && numericValue) {
     const sign = /^[+\- ]/.test(text) ? text[0]! : '';
@@ -91,6 +98,8 @@ function convert(v: Value, conversion: string, flags: string, precision: number 
 export function pythonPercentFormat(format: string, values: readonly Value[]): string {
   let next = 0;
   const out = format.replace(SPEC, (_m, flags: string, width: string | undefined, precision: string | undefined, conversion: string) => {
+    // A format with many wide fields is long work the action's timer cannot interrupt.
+    checkActionTime();
     if (conversion === '%') return '%';
     if (next >= values.length) throw new HelperError(PY.type, 'not enough arguments for format string');
     const { text, numeric: isNumber } = convert(
@@ -114,7 +123,8 @@ export function pythonStrftime(format: string, date: Date): string {
   const dayOfYear = Math.floor((date.getTime() - Date.UTC(date.getUTCFullYear(), 0, 1)) / 86400000) + 1;
   const hour12 = date.getUTCHours() % 12 === 0 ? 12 : date.getUTCHours() % 12;
   const codes: Record<string, () => string> = {
-    Y: () => String(date.getUTCFullYear()).padStart(4, '0'),
+    // glibc's strftime, which Python 3.12 calls on Linux, does not pad a year below 1000.
+    Y: () => String(date.getUTCFullYear()),
     y: () => two(date.getUTCFullYear() % 100),
     m: () => two(date.getUTCMonth() + 1),
     d: () => two(date.getUTCDate()),

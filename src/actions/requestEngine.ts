@@ -30,6 +30,8 @@ export interface ChainResult {
   response: HelperResponse | undefined;
   /** The HTTP error message when the chain stopped at an error status (§4.7). */
   httpError: string | undefined;
+  /** The reported response's body decoded, when it was (decoding a long body once, not twice). */
+  body?: Value;
 }
 
 /** Thrown inside the chain at the first HTTP error status; the chain's results are kept. */
@@ -148,6 +150,7 @@ export async function runChain(ctx: ActionContext): Promise<ChainResult> {
       throw error;
     }
     result.response = response;
+    delete result.body;
     if (response.status >= 400) {
       const kind = configuration.retry.codes.includes(response.status) ? 'failed, too many retries' : 'failed with non-retryable error';
       result.httpError = `Request "${request.method}: ${endpoint}" ${kind}. Status Code: ${response.status}. Response: ${response.text}`;
@@ -159,6 +162,7 @@ export async function runChain(ctx: ActionContext): Promise<ChainResult> {
     } catch {
       throw new HelperError(PY.jsonDecode, pythonJsonError(response.text));
     }
+    result.body = body;
     const selected = selectRecords(body, job.get('dataField'));
     if (position === chain.length - 1) {
       if (Array.isArray(selected)) result.records.push(...selected);

@@ -20,7 +20,7 @@ function bodyValue(text: string): Value {
 }
 
 export async function testRequest(ctx: ActionContext): Promise<Value> {
-  const { response, records } = await runChain(ctx);
+  const { response, records, body } = await runChain(ctx);
   const secrets = secretsOf(ctx);
   const mask = secretMasker(secrets);
   const maskedHeaders = (headers: [string, string][]) => dict(headers.map(([n, v]) => [mask(n), mask(v)] as const));
@@ -31,7 +31,7 @@ export async function testRequest(ctx: ActionContext): Promise<Value> {
         ['status_code', response!.status],
         ['reason', mask(response!.reason)],
         // Masked too, unlike the reference (spec 05 §5.3): an API that echoes a token must not show it on a UI screen.
-        ['data', maskSecretsInValue(bodyValue(response!.text), secrets)],
+        ['data', maskSecretsInValue(body !== undefined ? body : bodyValue(response!.text), secrets)],
         ['headers', maskedHeaders(response!.headers)],
       ]),
     ],

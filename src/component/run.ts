@@ -20,15 +20,27 @@ export async function runComponent(lifecycle: Lifecycle, input: RunInput, option
   return 0;
 }
 
-/** The tables into `out/tables`, then the state (not for a test read) and the run's summary. */
+/**
+ * The state, then the tables into `out/tables`, then the run's summary. The state goes first
+ * because it is the step that fails (a full disk, `state.json` a directory): a failure there
+ * leaves the tables unpublished, and a table move that fails after it takes the state back.
+ * A test read writes no state.
+ */
 function commit(run: RunContext, lifecycle: Lifecycle): void {
   const { logger, staging, limits } = run;
   const stateText = RunState.encode(run.state.finish());
   const counts = staging.rowCounts();
-  if (staging.commit() === 'copy') logger.debug('out/tables is on another file system than out/: the tables were copied into place.');
+  const state = limits === undefined ? RunState.publish(run.dataDir, stateText) : undefined;
+  let how: 'rename' | 'copy';
+  try {
+    how = staging.commit();
+  } catch (error) {
+    state?.takeBack();
+    throw error;
+  }
   lifecycle.staging = undefined;
-  if (limits === undefined) RunState.write(run.dataDir, stateText);
-  else
+  if (how === 'copy') logger.debug('out/tables is on another file system than out/: the tables were copied into place.');
+  if (limits !== undefined)
     logger.warning(
       `Test read (${describeLimits(limits)}): the tables hold a sample of the data, not all of it; out/state.json was not written.`,
     );

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pjsonOrFalse } from '../php/jsonEncode.ts';
+import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { isEmpty, PhpArray, type Value } from '../php/value.ts';
 import { replaceRecursive } from '../http/request.ts';
@@ -68,11 +69,76 @@ export class RunState {
     return text;
   }
 
-  static write(dataDir: string, text: string): void {
-    fs.mkdirSync(path.join(dataDir, 'out'), { recursive: true });
-    const file = path.join(dataDir, 'out', 'state.json');
-    const tmp = `${file}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, file);
+  /**
+   * Puts out/state.json in place (written in full under a temporary name, then renamed) and
+   * returns how to take it back: the run publishes the state first and the tables after it, and
+   * a table move that fails must not leave the new state behind (a failed run writes no state).
+   * A state that cannot be written (a full disk, `state.json` a directory) throws with nothing
+   * published and no temporary file left.
+   */
+  static publish(dataDir: string, text: string): PublishedState {
+    const out = path.join(dataDir, 'out');
+    fs.mkdirSync(out, { recursive: true });
+    const file = path.join(out, 'state.json');
+    const previous = readPrevious(file);
+    const tmp = writeExclusive(out, 'state.json', text);
+    try {
+      fs.renameSync(tmp, file);
+    } catch (error) {
+      fs.rmSync(tmp, { force: true });
+      throw new ApplicationError(`Writing ${file} failed: ${(error as Error).message}`);
+    }
+    return {
+      takeBack: () => {
+        if (previous === undefined) fs.rmSync(file, { force: true });
+        else fs.renameSync(writeExclusive(out, 'state.json', previous), file);
+      },
+    };
   }
+}
+
+export interface PublishedState {
+  /** Puts back what out/state.json was before (nothing, or the previous file's bytes). */
+  takeBack(): void;
+}
+
+/** The bytes of an out/state.json already there (a run repeated in one data folder), if any. */
+function readPrevious(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'EISDIR')
+      throw new ApplicationError(`Writing ${file} failed: it is a folder. Remove it; the state is written to that file.`);
+    throw new ApplicationError(`Writing ${file} failed: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Writes `text` to a new file beside `name` in `dir` and returns its path. The file is created
+ * exclusively (O_EXCL), which is what protects it: a file or a symlink planted under that name is
+ * never opened (the random part only makes a collision unlikely; Math.random, because node:crypto
+ * costs a tiny run 5–10 ms to load), so nothing outside `out/` can be overwritten through it. The bytes
+ * are flushed before the caller renames the file into place, so a crash cannot leave a
+ * renamed-but-empty state. A failed write removes the file.
+ */
+function writeExclusive(dir: string, name: string, text: string | Buffer): string {
+  const tmp = path.join(dir, `.${name}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 12)}`);
+  let fd: number;
+  try {
+    fd = fs.openSync(tmp, 'wx');
+  } catch (error) {
+    throw new ApplicationError(`Writing ${path.join(dir, name)} failed: ${(error as Error).message}`);
+  }
+  try {
+    fs.writeFileSync(fd, text);
+    fs.fsyncSync(fd);
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw new ApplicationError(`Writing ${path.join(dir, name)} failed: ${(error as Error).message}`);
+  }
+  fs.closeSync(fd);
+  return tmp;
 }

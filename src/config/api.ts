@@ -12,7 +12,6 @@ import { checkHeader, HeaderList, headerValues } from '../http/headers.ts';
 import type { RetryPolicy } from '../http/retry.ts';
 import { retryPolicyFrom } from '../http/retryOptions.ts';
 import { readTimeout } from '../http/timeoutOptions.ts';
-import { MAX_TIMER_MS } from '../http/waits.ts';
 import { isValidUrl, parseReference } from '../http/url.ts';
 import { InvalidUriError } from '../errors/InvalidUriError.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -35,21 +34,6 @@ export interface ApiDescription {
   /** Unevaluated `api.http.headers` ⊕ `config.http.headers`. */
   headerDefinitions: PhpArray;
   api: PhpArray;
-}
-
-/**
- * A timeout in seconds (01 §3.9) as milliseconds. A value a timer cannot hold (above 2^31−1 ms,
- * about 24.8 days) is a user error naming the key: Node would turn it into 1 ms (issue 19 #3).
- */
-function seconds(v: Value | undefined, defaultSeconds: number, configPath: string): number {
-  const ms = readTimeout(v, defaultSeconds).value;
-  if (ms > MAX_TIMER_MS) {
-    throw new UserError(
-      `${configPath} is ${phpString(v!)} seconds, longer than the longest timeout possible (${Math.floor(MAX_TIMER_MS / 1000)} seconds, about 24.8 days). Set a smaller number of seconds.`,
-      { configPath },
-    );
-  }
-  return ms;
 }
 
 /** Splits a PEM bundle into certificate blocks and the private key block. */
@@ -185,8 +169,9 @@ export function buildApiDescription(
     name: isEmpty(api.get('name')) ? 'generic' : phpString(api.get('name')!),
     retry: retryPolicyFrom(api.get('retryConfig')),
     ignoreErrors: Array.isArray(ignore) ? ignore : ignore instanceof PhpArray ? [...ignore.values()] : [],
-    connectTimeoutMs: seconds(http.get('connectTimeout'), 30, 'parameters.api.http.connectTimeout'),
-    requestTimeoutMs: seconds(http.get('requestTimeout'), 300, 'parameters.api.http.requestTimeout'),
+    // Timeouts in seconds (01 §3.9); what a value counts as, and the WARNING, come from readTimeout.
+    connectTimeoutMs: readTimeout(http.get('connectTimeout'), 30).value,
+    requestTimeoutMs: readTimeout(http.get('requestTimeout'), 300).value,
     caCertificate: typeof ca === 'string' ? ca : undefined,
     clientCertificate: typeof clientCert === 'string' ? splitPem(clientCert) : undefined,
     defaultOptions: http.get('defaultOptions'),

@@ -125,11 +125,11 @@ export const apiHttp: SchemaNode = {
       // Text is read as a number (PHP); what is not a number, 0 or less, falls back to the default.
       pattern: NUMERIC_TEXT,
       minimum: 0,
-      // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
+      // The longest timer (2^31-1 ms): the editor flags more, a run uses that timer with a WARNING (readTimeout).
       maximum: 2147483,
       default: 30,
       description:
-        'Seconds to connect. 0, a negative number, empty, or text PHP does not read as a number ("abc", "45 " with a trailing space): the default.',
+        'Seconds to connect. 0, a negative number, empty, or text PHP does not read as a number ("abc", "45 " with a trailing space): the default. More than 2147483 (a "no timeout" some write): 2147483, with a warning.',
       'x-reading': timeoutReading(30),
       examples: [10],
     },
@@ -138,11 +138,11 @@ export const apiHttp: SchemaNode = {
       // Text is read as a number (PHP); what is not a number, 0 or less, falls back to the default.
       pattern: NUMERIC_TEXT,
       minimum: 0,
-      // The longest timer (2^31-1 ms); more is a user error before any request (api.ts).
+      // The longest timer (2^31-1 ms): the editor flags more, a run uses that timer with a WARNING (readTimeout).
       maximum: 2147483,
       default: 300,
       description:
-        'Seconds for a whole request. 0, a negative number, empty, or text PHP does not read as a number ("abc", "45 " with a trailing space): the default.',
+        'Seconds for a whole request. 0, a negative number, empty, or text PHP does not read as a number ("abc", "45 " with a trailing space): the default. More than 2147483 (a "no timeout" some write): 2147483, with a warning.',
       'x-reading': timeoutReading(300),
       examples: [60],
     },

@@ -54,6 +54,9 @@ export interface TransportOptions {
 const httpLib = process.getBuiltinModule('node:http');
 const httpsLib = (): typeof https => process.getBuiltinModule('node:https');
 
+/** curl's limit on the response header block (Node's default is 16 KiB). */
+const MAX_HEADER_BYTES = 100 * 1024;
+
 const TLS_VERIFY = /^(UNABLE_TO_|SELF_SIGNED_CERT|DEPTH_ZERO_SELF_SIGNED|CERT_|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)/;
 
 /** Maps a Node network error to the curl number the reference would have reported. */
@@ -75,6 +78,16 @@ export function classify(err: NodeJS.ErrnoException, host: string, port: number,
   if (code === 'ERR_OSSL_PEM_NO_START_LINE' || code.startsWith('ERR_OSSL')) {
     return new CurlError(58, `could not load PEM client certificate: ${err.message}`, received, err);
   }
+  // curl refuses such headers with CURLE_OUT_OF_MEMORY (27), which no retry policy lists by default:
+  // the same server sends the same headers again.
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return new CurlError(
+      27,
+      `Rejected the response headers: larger than ${MAX_HEADER_BYTES} bytes (max is ${MAX_HEADER_BYTES})`,
+      received,
+      err,
+    );
+  }
   if (received === 0) return new CurlError(52, 'Empty reply from server', received, err);
   return new CurlError(56, 'Recv failure: Connection reset by peer', received, err);
 }
@@ -87,8 +100,6 @@ function timeoutError(code: string): NodeJS.ErrnoException {
 
 /** Largest response body accepted, compressed or not: a hostile body must not exhaust memory. */
 export const MAX_BODY_BYTES = 512 * 1024 * 1024;
-/** curl's limit on the response header block (Node's default is 16 KiB). */
-const MAX_HEADER_BYTES = 100 * 1024;
 
 function tooLarge(received: number): CurlError {
   return new CurlError(63, `Maximum file size exceeded: the response is larger than ${MAX_BODY_BYTES} bytes`, received);

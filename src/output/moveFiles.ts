@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { STAGING_PREFIX } from './staleStaging.ts';
+import { stagingPrefix } from './staleStaging.ts';
 
 /** `fs.renameSync`, or a stand-in with the same contract (the seam tests use to raise EXDEV). */
 export type RenameFile = (from: string, to: string) => void;
@@ -62,7 +62,7 @@ export function moveFiles(fromDir: string, toDir: string, rename: RenameFile = f
 }
 
 function copyAcross(fromDir: string, files: readonly string[], toDir: string, rename: RenameFile): void {
-  const landing = fs.mkdtempSync(path.join(toDir, `${STAGING_PREFIX}${process.pid}-`));
+  const landing = fs.mkdtempSync(path.join(toDir, stagingPrefix()));
   try {
     for (const file of files) copyDurably(path.join(fromDir, file), path.join(landing, file));
     syncDirectory(landing);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { moveFiles, type RenameFile } from './moveFiles.ts';
-import { STAGING_PREFIX } from './staleStaging.ts';
+import { keepMarkedAlive, stagingPrefix } from './staleStaging.ts';
 import { TableFile } from './tableFile.ts';
 import type { TableSink, TableWriter } from './tableSink.ts';
 
@@ -61,14 +61,16 @@ export class OutputStaging {
   private readonly unwritable = new Map<string, ApplicationError>();
 
   private readonly rename: RenameFile;
+  private readonly stopHeartbeat: () => void;
 
   /** `rename` is the file-system seam of the final move (tests raise EXDEV through it). */
   constructor(dataDir: string, options: { rename?: RenameFile } = {}) {
     this.tablesDir = path.join(dataDir, 'out', 'tables');
     this.rename = options.rename ?? fs.renameSync;
     fs.mkdirSync(path.join(dataDir, 'out'), { recursive: true });
-    // The process id in the name lets a later run tell a killed run's folder (staleStaging.ts).
-    this.dir = fs.mkdtempSync(path.join(dataDir, 'out', `${STAGING_PREFIX}${process.pid}-`));
+    // The name and the heartbeat let a later run tell a killed run's folder (staleStaging.ts).
+    this.dir = fs.mkdtempSync(path.join(dataDir, 'out', stagingPrefix()));
+    this.stopHeartbeat = keepMarkedAlive(this.dir);
     this.spoolDir = path.join(this.dir, 'spool');
     fs.mkdirSync(path.join(this.dir, 'tables'));
     fs.mkdirSync(this.spoolDir);
@@ -165,6 +167,7 @@ export class OutputStaging {
   }
 
   discard(): void {
+    this.stopHeartbeat();
     for (const table of this.tables.values()) {
       try {
         table.file.close();

@@ -43,6 +43,8 @@ export interface OutputWorkerStart {
   script: string | URL;
   /** The command's heap flags; none: V8's defaults. */
   heap?: HeapFlags;
+  /** The worker's reservations, sized for the process's memory limit (src/runtime/memoryLimits.ts). */
+  resourceLimits?: { codeRangeSizeMb?: number; maxOldGenerationSizeMb?: number };
 }
 
 export class OutputWorkerClient implements OutputOffload {
@@ -97,16 +99,18 @@ export class OutputWorkerClient implements OutputOffload {
       const { Worker } = process.getBuiltinModule('node:worker_threads');
       const progress = new SharedArrayBuffer(4);
       const data: OutputWorkerData = { role: 'auto-output', spoolFile, dir, progress };
-      let resourceLimits: { maxYoungGenerationSizeMb: number } | undefined;
+      let resourceLimits: NonNullable<OutputWorkerStart['resourceLimits']> & { maxYoungGenerationSizeMb?: number } = {
+        ...how.resourceLimits,
+      };
       if (workerHeap !== undefined) {
         // Read when the worker's heap is created, not again: the main thread's heap keeps its own.
         // Not part of the code-cache hash (measured).
         process.getBuiltinModule('node:v8').setFlagsFromString(`--min-semi-space-size=${workerHeap.semiSpaceMb}`);
         // V8's young generation: two semi-spaces and as much again for large objects.
-        resourceLimits = { maxYoungGenerationSizeMb: 3 * workerHeap.semiSpaceMb };
+        resourceLimits = { ...resourceLimits, maxYoungGenerationSizeMb: 3 * workerHeap.semiSpaceMb };
         resume = workerHeap.suspend();
       }
-      const worker = new Worker(how.script, { workerData: data, argv: [OUTPUT_WORKER_ARG], ...(resourceLimits ? { resourceLimits } : {}) });
+      const worker = new Worker(how.script, { workerData: data, argv: [OUTPUT_WORKER_ARG], resourceLimits });
       return new OutputWorkerClient(worker, dir, progress, resume);
     } catch (e) {
       resume();

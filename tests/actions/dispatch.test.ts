@@ -129,3 +129,33 @@ test('retries that would outlast the time limit stop early and report the last f
     'keboola.component.exceptions.UserException: Request "GET: busy" failed, too many retries. Status Code: 503. Response: busy\n',
   );
 });
+
+test('the time limit is read while the answer is encoded: a limit over by then prints nothing and exits 2', async () => {
+  // The answer is ready before any timer can run; only the writer's own reading of the clock sees the limit.
+  const dir = makeDataDir({
+    action: 'perform_function',
+    parameters: { config: {}, __FUNCTION_CFG: { function: 'sprintf', args: ['%5000000s', 'x'] } },
+  });
+  const lines: string[] = [];
+  const out: string[] = [];
+  const code = await runSyncAction({
+    action: 'perform_function',
+    configFile: path.join(dir, 'config.json'),
+    logger: createLogger({ write: (l) => lines.push(l) }),
+    writeStdout: (t) => out.push(t),
+    writeStderr: (t) => out.push(t),
+    timeoutMs: 0,
+  });
+  assert.equal(code, 2);
+  assert.deepEqual(out, []);
+  assert.match(lines.join('\n'), /logger\.ERROR: Unexpected error: The sync action "perform_function" exceeded the timeout of 0 seconds\./);
+});
+
+test('sprintf with a field wider than any text fails as an allocation does (MemoryError), answered at once', async () => {
+  const r = await runAction({
+    action: 'perform_function',
+    parameters: { config: {}, __FUNCTION_CFG: { function: 'sprintf', args: ['%900000000s', 'x'] } },
+  });
+  assert.equal(r.code, 0);
+  assert.equal(lastLine(r), 'MemoryError: a field width of 900000000 characters is more than the 536870888 a text can hold\n');
+});

@@ -88,3 +88,15 @@ test('an unknown hash algorithm is the helper\'s user error (its PHP warning), n
     /Error while performing hash_hmac function: PHP Warning: {2}hash_hmac\(\): Non-cryptographic hashing algorithm: crc32b/,
   );
 });
+
+test('string_to_date answers a real calendar date or a ValueError, never a rolled-over or NaN date', async () => {
+  const cases: [unknown, string][] = [
+    [call('string_to_date', '9999-99-99'), "ValueError: Could not parse the date '9999-99-99'\n"],
+    [call('string_to_date', '2021-02-29'), "ValueError: Could not parse the date '2021-02-29'\n"],
+    [call('string_to_date', '@99999999999999'), 'ValueError: year 3170843 is out of range\n'],
+  ];
+  for (const [expression, last] of cases) assert.equal(lastLine(await fn(expression)), last, JSON.stringify(expression));
+  // Years below 100 are years of the first century (Date.UTC would read 0050 as 1950); %Y is not padded (glibc).
+  assert.equal((await fn(call('string_to_date', '0050-01-01', '%d.%m.%Y'))).stdout, '{"result": "01.01.50"}');
+  assert.equal((await fn(call('string_to_date', '2020-02-29'))).stdout, '{"result": "2020-02-29"}');
+});

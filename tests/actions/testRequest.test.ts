@@ -1,8 +1,16 @@
 /** test_request (spec 05 §4–§5) against a real local server. */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { makeDataDir } from '../helpers/dataDir.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 import { lastLine, outIsEmpty, runAction } from './run.ts';
+
+/** 10 MB of text with every kind of character the answer escapes (DEL, quotes, non-ASCII, an emoji). */
+const LONG_TEXT = `${'x'.repeat(99_980)}\u007f"\\\n\u0001é😀/`.repeat(100);
+
+const CLI = path.resolve(import.meta.dirname, '..', '..', 'dist', 'cli.js');
 
 let api: TestServer;
 before(async () => {
@@ -22,6 +30,7 @@ before(async () => {
     if (path === '/empty') return json(res, 200, []);
     if (path === '/needs-key')
       return req.headers['x-api-key'] === 'k-123' ? json(res, 200, [{ ok: 1 }]) : json(res, 401, { error: 'no key' });
+    if (path === '/long') return json(res, 200, { text: LONG_TEXT });
     if (path === '/text') {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       return res.end('hello');
@@ -251,4 +260,21 @@ test('headers written in parameters.config.http.headers are sent, as the run sen
   assert.equal(a.response.status_code, 200, r.stdout);
   assert.deepEqual(a.records, [{ ok: 1 }]);
   assert.equal(a.request.headers['X-Api-Key'], '--HIDDEN--');
+});
+
+test('a 10 MB string body is answered whole, byte for byte as Python prints it', async () => {
+  const dir = makeDataDir({
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', api: { baseUrl: `${api.url}/` }, config: { jobs: [{ endpoint: 'long', dataField: '.' }] } },
+  });
+  const child = spawn(process.execPath, [CLI], { env: { ...process.env, KBC_DATADIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 0);
+  const stdout = Buffer.concat(chunks).toString('utf8');
+  // Python's ensure_ascii, built another way: JSON.stringify, then every unit outside printable ASCII escaped.
+  const dumped = JSON.stringify(LONG_TEXT).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  assert.ok(stdout.startsWith(`{"response": {"status_code": 200, "reason": "OK", "data": {"text": ${dumped}}, "headers": {`));
+  assert.ok(stdout.includes(`"records": [{"text": ${dumped}}], "debug_log": `));
 });

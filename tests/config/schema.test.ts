@@ -91,7 +91,7 @@ describe('the configuration schema', () => {
       withConfig((c) => ((c.parameters.config as Record<string, unknown>)['incrementalOutput'] = 'true')),
       withConfig((c) => ((c.parameters.api.pagination as Record<string, unknown>)['limt'] = 5)),
       withConfig((c) => ((c.parameters.api.authentication as Record<string, unknown>)['type'] = 'bearer')),
-      // Timeouts: text that is not a number, below 0, or longer than a timer holds (a user error at start-up).
+      // Timeouts: text that is not a number, below 0, or longer than a timer holds (the longest timer, with a WARNING).
       withConfig((c) => ((c.parameters.api as Record<string, unknown>)['http'] = { requestTimeout: 'abc' })),
       withConfig((c) => ((c.parameters.api as Record<string, unknown>)['http'] = { connectTimeout: -5 })),
       withConfig((c) => ((c.parameters.api as Record<string, unknown>)['http'] = { connectTimeout: 1e12 })),

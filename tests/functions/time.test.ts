@@ -211,3 +211,15 @@ describe('time()', () => {
     assert.equal(call('date', 'Y-m-d', fn('strtotime', 'first day of next month', fn('time'))), '2017-11-01');
   });
 });
+
+describe('strtotime() at the ends of PHP integers', () => {
+  it('an @ timestamp past the 64-bit range is false, as in PHP; one inside it is a time', () => {
+    assert.equal(evaluate(call('strtotime', '@-99999999999999999999'), {}), false);
+    assert.equal(evaluate(call('strtotime', '@99999999999999999999'), {}), false);
+    assert.equal(evaluate(call('strtotime', '@-1000000000000'), {}), -1000000000000);
+  });
+
+  it('a time past the 64-bit range is false, never a number PHP could not hold', () => {
+    assert.equal(evaluate(call('strtotime', '+99999999999999 years', 1609459200), {}), false);
+  });
+});

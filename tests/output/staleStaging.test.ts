@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
-import { removeStaleStaging } from '../../src/output/staleStaging.ts';
+import { HEARTBEAT_MS, keepMarkedAlive, QUIET_LIMIT_MS, removeStaleStaging, stagingPrefix } from '../../src/output/staleStaging.ts';
 import { makeDataDir, readTables } from '../helpers/dataDir.ts';
 import { startServer, type TestServer } from '../helpers/httpServer.ts';
 
@@ -113,7 +113,7 @@ test('SIGKILL mid-run leaves out/.staging-*; the next run removes it with a log 
   }
 });
 
-test('which staging folders are stale: dead or no process id, in out/ and in out/tables/', () => {
+test('which staging folders are stale: a dead process of this namespace, or a folder quiet for too long', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-stale-'));
   try {
     const out = path.join(dir, 'out');
@@ -121,29 +121,63 @@ test('which staging folders are stale: dead or no process id, in out/ and in out
     fs.mkdirSync(tables, { recursive: true });
     // A process id that is not running: a child that has exited.
     const dead = spawnSyncPid();
-    const make = (p: string, bytes = 0): void => {
+    const own = /^\.staging-\d+-(.*)-$/.exec(stagingPrefix())![1]!;
+    const [boot, ns] = own.split('.');
+    const otherNamespace = `${boot}.${Number(ns) + 1}.12345`;
+    const longAgo = new Date(Date.now() - QUIET_LIMIT_MS - 60_000);
+    const make = (p: string, options: { bytes?: number; quiet?: boolean } = {}): void => {
       fs.mkdirSync(p, { recursive: true });
-      if (bytes > 0) fs.writeFileSync(path.join(p, 'f'), Buffer.alloc(bytes));
+      if (options.bytes) fs.writeFileSync(path.join(p, 'f'), Buffer.alloc(options.bytes));
+      if (options.quiet) fs.utimesSync(p, longAgo, longAgo);
     };
-    make(path.join(out, `.staging-${dead}-aaaaaa`), 2048);
-    make(path.join(out, '.staging-Xy12Zq')); // older name without a process id
-    make(path.join(tables, `.staging-${dead}-bbbbbb`), 10); // a landing folder of a cross-device move
-    make(path.join(out, `.staging-${process.ppid}-live`)); // a running process (this test's parent)
+    make(path.join(out, `.staging-${dead}-${boot}.${ns}.1-aaaaaa`), { bytes: 2048 }); // dead, this namespace
+    make(path.join(out, `.staging-${process.pid}-${boot}.${ns}.1-cccccc`)); // this pid, another start: a reused id
+    make(path.join(tables, `.staging-${dead}-${boot}.${ns}.1-bbbbbb`), { bytes: 10 }); // a cross-device landing folder
+    make(path.join(out, `${stagingPrefix()}live`)); // this very process
+    make(path.join(out, `.staging-1-${otherNamespace}-other1`)); // another container's live run (PID 1 there)
+    make(path.join(out, `.staging-1-${otherNamespace}-other2`), { quiet: true }); // another container's run, gone
+    make(path.join(out, `.staging-${dead}-legacy`)); // an older version's name: judged by its heartbeat
+    make(path.join(out, `.staging-${dead}-legacyquiet`), { quiet: true });
+    make(path.join(out, '.staging-Xy12Zq'), { quiet: true }); // older name without a process id
     fs.writeFileSync(path.join(out, '.staging-notes'), 'a file, not a folder');
     fs.writeFileSync(path.join(tables, 'kept'), 'a table');
     const removed = removeStaleStaging(dir).sort((a, b) => a.relative.localeCompare(b.relative));
     assert.deepEqual(
-      removed,
+      removed.map((r) => r.relative),
       [
-        { relative: `out/.staging-${dead}-aaaaaa`, bytes: 2048 },
-        { relative: 'out/.staging-Xy12Zq', bytes: 0 },
-        { relative: `out/tables/.staging-${dead}-bbbbbb`, bytes: 10 },
-      ].sort((a, b) => a.relative.localeCompare(b.relative)),
+        `out/.staging-${dead}-${boot}.${ns}.1-aaaaaa`,
+        `out/.staging-${process.pid}-${boot}.${ns}.1-cccccc`,
+        `out/tables/.staging-${dead}-${boot}.${ns}.1-bbbbbb`,
+        `out/.staging-1-${otherNamespace}-other2`,
+        `out/.staging-${dead}-legacyquiet`,
+        'out/.staging-Xy12Zq',
+      ].sort((a, b) => a.localeCompare(b)),
     );
-    assert.deepEqual(fs.readdirSync(out).sort(), [`.staging-${process.ppid}-live`, '.staging-notes', 'tables']);
+    assert.equal(removed.find((r) => r.relative.endsWith('aaaaaa'))!.bytes, 2048);
+    assert.deepEqual(
+      fs.readdirSync(out).sort(),
+      [`${stagingPrefix()}live`, `.staging-1-${otherNamespace}-other1`, `.staging-${dead}-legacy`, '.staging-notes', 'tables'].sort(),
+    );
     assert.deepEqual(fs.readdirSync(tables), ['kept']);
     assert.deepEqual(removeStaleStaging(path.join(dir, 'missing')), []);
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a live run marks its staging folder alive: the heartbeat refreshes its modification time', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-beat-'));
+  const longAgo = new Date(Date.now() - QUIET_LIMIT_MS - 60_000);
+  fs.utimesSync(dir, longAgo, longAgo);
+  const { mock } = await import('node:test');
+  mock.timers.enable({ apis: ['setInterval'] });
+  try {
+    const stop = keepMarkedAlive(dir);
+    mock.timers.tick(HEARTBEAT_MS);
+    stop();
+    assert.ok(Date.now() - fs.statSync(dir).mtimeMs < QUIET_LIMIT_MS);
+  } finally {
+    mock.timers.reset();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -152,3 +186,53 @@ function spawnSyncPid(): number {
   const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
   return Number(child.stdout);
 }
+
+/** Whether this machine lets a test start a process in a PID namespace of its own. */
+function pidNamespacesAvailable(): boolean {
+  return spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
+}
+
+test('two runs on one data folder, each PID 1 in its own PID namespace: the second leaves the first one staging alone', {
+  timeout: 30_000,
+  skip: pidNamespacesAvailable() ? false : 'unshare --pid is not permitted here',
+}, async () => {
+  // The first run's page 2 waits until the second run has ended; the second run's is answered.
+  let releaseFirst: (() => void) | undefined;
+  const server = await startServer((req, res) => {
+    res.setHeader('Content-Type', 'application/json');
+    const page = Number(/[?&]page=(\d+)/.exec(req.target)?.[1] ?? 1);
+    const rows = page >= 3 ? [] : [{ id: page }];
+    if (page === 2 && releaseFirst === undefined) releaseFirst = () => res.end(JSON.stringify(rows));
+    else res.end(JSON.stringify(rows));
+  });
+  const dir = makeDataDir({
+    parameters: {
+      api: { baseUrl: `${server.url}/`, pagination: { method: 'pagenum' } },
+      config: { outputBucket: 'b', jobs: [{ endpoint: 'rows' }] },
+    },
+  });
+  const inOwnNamespace = (): Promise<{ code: number | null; stdout: string }> =>
+    new Promise((resolve) => {
+      const child = spawn('unshare', ['--pid', '--fork', '--mount-proc', process.execPath, CLI], {
+        env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+      child.on('close', (code) => resolve({ code, stdout }));
+    });
+  try {
+    const first = inOwnNamespace();
+    while (releaseFirst === undefined) await new Promise((r) => setTimeout(r, 10));
+    const second = await inOwnNamespace();
+    assert.equal(second.code, 0, second.stdout);
+    assert.doesNotMatch(second.stdout, /Removed the staging folder/);
+    releaseFirst();
+    const done = await first;
+    assert.equal(done.code, 0, done.stdout);
+    assert.deepEqual(stagingFolders(dir), []);
+  } finally {
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

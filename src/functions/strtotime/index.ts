@@ -13,7 +13,7 @@ import { StrtotimeParseError } from '../../errors/StrtotimeParseError.ts';
 import { resolve } from './resolve.ts';
 import { scan } from './scanner.ts';
 
-/** PHP `strtotime(str, base)` in UTC: Unix seconds, or `false` when the text does not parse. */
+/** PHP `strtotime(str, base)` in UTC: Unix seconds, or `false` when the text does not parse or the time does not fit. */
 export function phpStrtotime(input: string, base: bigint): bigint | false {
   const trimmed = input.replace(/^[ \t\n\v\f\r]+/, '').replace(/[ \t\n\v\f\r]+$/, '');
   if (trimmed === '') return false;
@@ -24,5 +24,10 @@ export function phpStrtotime(input: string, base: bigint): bigint | false {
     if (e instanceof StrtotimeParseError) return false;
     throw e;
   }
-  return resolve(parsed, base);
+  const seconds = resolve(parsed, base);
+  // PHP's integers are 64-bit: a time past their range is no answer (C would wrap it into garbage).
+  return seconds < INT64_MIN || seconds > INT64_MAX ? false : seconds;
 }
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;

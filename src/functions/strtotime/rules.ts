@@ -150,6 +150,9 @@ rule('timestamp', timestamp, (p, t) => {
   unhaveDate(t);
   unhaveTime(t);
   if (!haveTz(t)) return;
+  const digits = /^@(-?)0*(\d+)/.exec(p.s.slice(p.i))!;
+  // A number past PHP's integer range makes strtotime() false (the reference's answer).
+  if (BigInt(digits[2]!) > (digits[1] === '-' ? 2n ** 63n : 2n ** 63n - 1n)) throw new StrtotimeParseError('Number out of range');
   const v = getSignedNr(p, 24);
   t.y = 1970;
   t.m = 1;
