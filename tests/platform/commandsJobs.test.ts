@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FakePlatform, startFakePlatform } from '../../src/platform/fake/fakePlatform.ts';
-import { FakeStorage } from '../../src/platform/fake/storage.ts';
 import { cli } from './fakePlatformCli.ts';
 
 const COMPONENT = 'keboola.ex-generic-v2';
@@ -14,18 +13,7 @@ before(async () => {
 after(() => platform.close());
 
 function configure(on: FakePlatform, id: string): void {
-  on.storage.configs.set(FakeStorage.key(COMPONENT, id), {
-    id,
-    name: id,
-    description: '',
-    isDisabled: false,
-    version: 1,
-    changeDescription: '',
-    configuration: { parameters: { config: { jobs: [] } } },
-    state: {},
-    rows: [],
-    rowsSortOrder: [],
-  });
+  on.storage.store(COMPONENT, id, { parameters: { config: { jobs: [] } } });
 }
 
 const LOG_LINE = /^ {2}\d{4}-\d\d-\d\dT[\d:.]+Z (info|success|warn|error) +\S/;

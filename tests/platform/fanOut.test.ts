@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { type FakePlatform, countingRunner, startFakePlatform, type JobInput } from '../../src/platform/fake/fakePlatform.ts';
-import { FakeStorage, type StoredConfiguration } from '../../src/platform/fake/storage.ts';
+import type { StoredConfiguration } from '../../src/platform/fake/storage.ts';
 import { cli } from './fakePlatformCli.ts';
 
 const COMPONENT = 'keboola.ex-generic-v2';
@@ -32,19 +32,7 @@ after(() => platform.close());
 afterEach(() => failingShops.clear());
 
 function store(id: string, configuration: Record<string, unknown>, extra: Partial<StoredConfiguration> = {}, on = platform): void {
-  on.storage.configs.set(FakeStorage.key(COMPONENT, id), {
-    id,
-    name: id,
-    description: '',
-    isDisabled: false,
-    version: 1,
-    changeDescription: '',
-    configuration,
-    state: {},
-    rows: [],
-    rowsSortOrder: [],
-    ...extra,
-  });
+  on.storage.store(COMPONENT, id, configuration, extra);
 }
 
 function shops(count: number): { shop: string }[] {

@@ -51,6 +51,11 @@ export class FakeStorage {
     return `${branch}/${component}/${configId}`;
   }
 
+  /** Puts a configuration in place as if it had been saved once (version 1): for tests and demos. */
+  store(component: string, id: string, configuration: Record<string, unknown>, extra: Partial<StoredConfiguration> = {}): void {
+    this.configs.set(FakeStorage.key(component, id), { ...this.#blank(id, id), version: 1, configuration, ...extra });
+  }
+
   handle(req: FakeRequest): FakeResponse {
     if (req.method === 'GET' && req.path === '/v2/storage') return json(200, this.#index(req.query.get('exclude') === 'components'));
     if (req.token !== this.#settings.token) return storageError(401, 'Invalid access token', 'storage.tokenInvalid');

@@ -15,18 +15,7 @@ async function call(url: string, init: RequestInit & { token?: string } = {}): P
 }
 
 function configure(platform: FakePlatform, id: string): void {
-  platform.storage.configs.set(FakeStorage.key('c', id), {
-    id,
-    name: id,
-    description: '',
-    isDisabled: false,
-    version: 1,
-    changeDescription: '',
-    configuration: { parameters: {} },
-    state: {},
-    rows: [],
-    rowsSortOrder: [],
-  });
+  platform.storage.store('c', id, { parameters: {} });
 }
 
 /** Polls a job until `done` holds for its record. */
