@@ -46,7 +46,7 @@ export interface OutputOffloadStarter {
   /**
    * From the first batch: the spool writes every batch to its file at once, and the parser helps
    * with link hashes as soon as the offload lags at all (for tests). Otherwise the spool is
-   * written per MiB, so the offload starts once the spool outgrows its first MiB.
+   * written per MiB, so the offload starts once the spool outgrows its first MiB (and `ready`).
    */
   readonly fromFirstBatch: boolean;
   /**
