@@ -4,7 +4,7 @@
  * src/outputWorker/client.ts), returned to the caller, which hands it down.
  */
 import v8 from 'node:v8';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { constants, PerformanceObserver, type PerformanceObserverEntryList } from 'node:perf_hooks';
 import type { HeapFlags } from '../outputWorker/client.ts';
 
 /**
@@ -22,6 +22,9 @@ import type { HeapFlags } from '../outputWorker/client.ts';
  *   after each GC we stop the growth (factor 1) once both semi-spaces together reach
  *   YOUNG_CAP_BYTES (8 MiB semi-spaces; 16 MiB ones measured 8–16 MB more RSS at 1M records, see
  *   docs/performance.md) and allow it again (factor 2, the default) should V8 ever shrink them.
+ *   Until scavenges cost something (`YoungGrowthGate`) the growth stays off altogether: a run that
+ *   mostly waits for its API (child jobs, slow pages) scavenges its 1 MiB semi-spaces in well
+ *   under 5 % of its time, and V8 would still grow them to 8 MiB (P3: 13–15 MB of RSS).
  * - Old generation: V8 lets it grow up to about 4 × the live size before the next full GC. With
  *   a small live heap that headroom fills with short-lived large objects (each response body is
  *   one ~200 KB string that a scavenge may happen to promote), 50 MB and more at 1M records.
@@ -54,6 +57,13 @@ const HEAP_GROWING_PERCENT = 25;
 const WORKER_SEMI_SPACE_MB = 2;
 /** Growth of the old generation since the last full GC at which we run one ourselves. */
 const OLD_SLACK_BYTES = 2 * 1024 * 1024;
+/**
+ * Share of the wall time spent in scavenges (over the last SCAVENGE_WINDOW of them) from which the
+ * young generation may grow. Measured at 1 MiB semi-spaces: P3 (1000 child requests × 20 ms)
+ * 2.5 %, P1 (200 pages × 500 records, CPU-bound) over 20 %.
+ */
+const GROW_AT_SCAVENGE_SHARE = 0.1;
+const SCAVENGE_WINDOW = 8;
 /** `node --v8-options` of Node 24: 0 = V8 picks the growing factor itself. */
 const V8_DEFAULT_HEAP_GROWING_PERCENT = 0;
 
@@ -63,8 +73,9 @@ const V8_DEFAULT_HEAP_GROWING_PERCENT = 0;
  * semi-spaces of its heap).
  */
 export function tuneHeap(): HeapFlags {
-  let growing = true;
+  let growing = false;
   let suspended = 0;
+  const gate = new YoungGrowthGate();
   /** Factor 2 is V8's default growth; 1 stops it. */
   const setGrowth = (): void => v8.setFlagsFromString(`--semi-space-growth-factor=${growing ? 2 : 1}`);
   const apply = (): void => {
@@ -73,14 +84,18 @@ export function tuneHeap(): HeapFlags {
     setGrowth();
   };
   const collect = collectWhenGrown();
-  const check = (): void => {
+  const check = (list: PerformanceObserverEntryList): void => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) gate.scavenged(entry.startTime, entry.duration);
+    }
     const spaces = v8.getHeapSpaceStatistics();
     collect(spaces);
     const young = spaces.find((s) => s.space_name === 'new_space');
     if (young === undefined) return;
-    const full = young.space_size >= YOUNG_CAP_BYTES;
-    if (full !== growing) return;
-    growing = !full;
+    const grow = gate.open && young.space_size < YOUNG_CAP_BYTES;
+    if (grow === growing) return;
+    growing = grow;
     if (suspended === 0) setGrowth();
   };
   const suspend = (): (() => void) => {
@@ -99,6 +114,38 @@ export function tuneHeap(): HeapFlags {
   apply();
   new PerformanceObserver(check).observe({ entryTypes: ['gc'] });
   return { semiSpaceMb: WORKER_SEMI_SPACE_MB, suspend };
+}
+
+/**
+ * Whether the young generation may grow: once scavenges took GROW_AT_SCAVENGE_SHARE of the wall
+ * time over the last SCAVENGE_WINDOW of them, and from then on. A small young generation costs
+ * only when much survives each scavenge (P1's pages while they are decoded: 1 MiB semi-spaces
+ * doubled its CPU); when little survives, a scavenge is short and a larger one only holds garbage.
+ * The share, not a scavenge count or a duration, so that a slower machine decides alike.
+ */
+export class YoungGrowthGate {
+  private readonly starts: number[] = [];
+  private readonly durations: number[] = [];
+  private opened = false;
+
+  get open(): boolean {
+    return this.opened;
+  }
+
+  /** A scavenge that started at `start` and took `duration` (ms, one clock). */
+  scavenged(start: number, duration: number): void {
+    if (this.opened) return;
+    this.starts.push(start);
+    this.durations.push(duration);
+    if (this.starts.length > SCAVENGE_WINDOW) {
+      this.starts.shift();
+      this.durations.shift();
+    }
+    if (this.starts.length < SCAVENGE_WINDOW) return;
+    const span = start + duration - this.starts[0]!;
+    const spent = this.durations.reduce((a, b) => a + b, 0);
+    this.opened = spent >= GROW_AT_SCAVENGE_SHARE * span;
+  }
 }
 
 /**

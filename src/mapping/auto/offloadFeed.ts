@@ -1,6 +1,6 @@
 /**
- * The current-mode parser's side of an output offload (outputOffload.ts): starts it at the first
- * write of the spool file, keeps it informed of every flush and, when it changed, of the
+ * The current-mode parser's side of an output offload (outputOffload.ts): starts it at a write of
+ * the spool file (the first the starter is ready for), keeps it informed of every flush and, when it changed, of the
  * structure, tells the parser when to help it with link hashes, and collects its tables at the end.
  *
  * Apart from the parser class (index.ts), which analyses, spools and writes rows; whether the
@@ -42,11 +42,11 @@ export class OffloadFeed {
     this.changed = true;
   }
 
-  /** The spool wrote `bytes` to its file: starts the offload at the first write, then keeps it informed. */
+  /** The spool wrote `bytes` to its file: starts the offload at a write it is ready for, then keeps it informed. */
   flushed(bytes: number, structure: Structure): void {
     if (this.offload === undefined) {
       const file = this.spool.path;
-      if (file === undefined || this.unavailable) return;
+      if (file === undefined || this.unavailable || this.starter.ready?.() === false) return;
       this.offload = this.starter.start(file, this.spoolDir, (why) => this.debug(`Tables are written without an output worker: ${why}`));
       this.unavailable = this.offload === undefined;
       if (this.offload === undefined) return;

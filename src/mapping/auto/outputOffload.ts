@@ -41,14 +41,19 @@ export interface OutputOffload {
   close(): void;
 }
 
-/** Starts offloads; the parser asks once, at the first write of its spool file. */
+/** Starts offloads; the parser asks once, at a write of its spool file (see `ready`). */
 export interface OutputOffloadStarter {
   /**
    * From the first batch: the spool writes every batch to its file at once, and the parser helps
    * with link hashes as soon as the offload lags at all (for tests). Otherwise the spool is
-   * written per MiB, so the offload starts once the spool outgrows its first MiB.
+   * written per MiB, so the offload starts once the spool outgrows its first MiB (and `ready`).
    */
   readonly fromFirstBatch: boolean;
+  /**
+   * Whether an offload pays now; asked at each write of the spool file until it answers yes (none:
+   * it starts at the first write). An output worker pays only while the parser's thread is busy.
+   */
+  ready?(): boolean;
   /** An offload rendering `spoolFile`; undefined when none can be started (the reason, if any, in `onError`). */
   start(spoolFile: string, spoolDir: string, onError: (why: string) => void): OutputOffload | undefined;
 }

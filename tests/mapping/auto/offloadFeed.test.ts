@@ -96,3 +96,25 @@ test("an offload started at the spool's first write: a small run never writes it
   assert.ok(!out.debugs.some((d) => d.includes('output worker')), out.debugs.join('\n'));
   assert.deepEqual(out.tables, (await tables(batches)).tables);
 });
+
+test('an offload not ready at a spool write is asked again at the next one, and told where the spool stands', async () => {
+  const { starter, told } = fakeStarter(true);
+  const answers = [false, false, true];
+  let asked = 0;
+  const out = await tables(batches, { ...starter, ready: () => answers[asked++] ?? true });
+  // Three writes, one per batch: started at the third, asked no more after that.
+  assert.equal(asked, 3);
+  assert.equal(told.starts, 1);
+  assert.equal(told.notified.length, 1);
+  assert.ok(told.notified[0]!.upTo > 0);
+  // Its first notice carries the structure, though the structure did not change at that write.
+  assert.equal(told.notified[0]!.snapshot, true);
+  assert.deepEqual(out.tables, (await tables(batches)).tables);
+});
+
+test('an offload never ready is never started: the parser writes the tables itself', async () => {
+  const { starter, told } = fakeStarter(true);
+  const out = await tables(batches, { ...starter, ready: () => false });
+  assert.equal(told.starts, 0);
+  assert.deepEqual(out.tables, (await tables(batches)).tables);
+});
