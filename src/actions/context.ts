@@ -20,17 +20,27 @@ export interface ActionContext {
   env: FunctionEnv;
   /** Aborted when the time limit is reached: no new request or pause starts after that. */
   signal: AbortSignal;
-  /** Epoch ms after which no retry pause may end (a little before the time limit). */
-  deadlineMs: number;
+  /** Epoch ms after which no retry pause may end, and by which every attempt ends (the answer's budget). */
+  deadlines: AnswerDeadlines;
   /** Lines of `debug_log` (§5.2). */
   debugLog: string[];
   /** Run when the action ends, whatever the outcome (open connections). */
   cleanup: (() => void)[];
 }
 
+/** When an action's HTTP work must be over for its answer to reach the UI in time (index.ts). */
+export interface AnswerDeadlines {
+  /** Epoch ms after which no retry pause may end: the last response or failure is answered instead. */
+  retriesEndBy: number;
+  /** Epoch ms by which every attempt ends (a stalled server fails as curl's timeout). */
+  attemptsEndBy: number;
+  /** The retry budget in whole seconds from the action's start, for the line that says retries stopped. */
+  budgetSeconds: number;
+}
+
 export interface ContextLimits {
   signal: AbortSignal;
-  deadlineMs: number;
+  deadlines: AnswerDeadlines;
 }
 
 export function createContext(action: string, root: Value, env: FunctionEnv, limits: ContextLimits, debugLog: string[]): ActionContext {

@@ -17,6 +17,7 @@ import type { Logger } from '../logging/logger.ts';
 import { SecretRegistry } from '../logging/redact.ts';
 import type { Value } from '../php/value.ts';
 import type { HelperConfiguration } from './configuration.ts';
+import type { AnswerDeadlines } from './context.ts';
 import { HelperError } from './envelope.ts';
 import { pythonStr } from './pythonValues.ts';
 
@@ -106,8 +107,8 @@ export interface HttpSessionContext {
   configuration: Pick<HelperConfiguration, 'retry' | 'tls'>;
   /** Aborted when the time limit is reached: no new request or pause starts after that. */
   signal: AbortSignal;
-  /** Epoch ms after which no retry pause may end. */
-  deadlineMs: number;
+  /** When retry pauses and attempts must be over for the answer to reach the UI in time. */
+  deadlines: AnswerDeadlines;
   /** Lines of `debug_log` (spec 05 §5.2). */
   debugLog: string[];
   /** Applied by the client before every attempt inside the credential scope. */
@@ -125,13 +126,23 @@ export interface CredentialLimits {
   secrets: readonly string[];
 }
 
+/**
+ * The helper's retry settings, bounded by the answer's budget: a retry whose pause would end
+ * after it is not made, and the last response or network failure is answered as when the
+ * retries run out (spec 05 §4.3 allows stopping early; the platform waits only 30 s).
+ */
 function retryPolicy(ctx: HttpSessionContext): RetryPolicy {
   const { maxRetries, codes } = ctx.configuration.retry;
+  const { retriesEndBy, budgetSeconds } = ctx.deadlines;
   return {
     maxRetries,
     retryHeader: 'Retry-After',
     httpCodes: codes.filter((c): c is number => typeof c === 'number'),
     curlCodes: DEFAULT_RETRY.curlCodes,
+    deadline: {
+      atMs: retriesEndBy,
+      reason: `the sync action's retry budget (${budgetSeconds} s from its start: the platform waits 30 s for its answer)`,
+    },
   };
 }
 
@@ -159,24 +170,8 @@ function receivedHeaders(raw: readonly string[]): HeaderPairs {
   return out;
 }
 
-/**
- * Retries stopped because the next pause would end after the action's time limit: the last
- * failure is reported instead of the reference's timeout (spec 05 §4.3 allows either).
- */
-export class RetriesStopped extends Error {
-  readonly status: number | null;
-  readonly body: string;
-  constructor(status: number | null, body: string, message: string) {
-    super(message);
-    this.status = status;
-    this.body = body;
-  }
-}
-
 export class HelperHttp {
   private readonly ctx: HttpSessionContext;
-  /** Context of the client's last "retrying" message: the failure a stop reports. */
-  private lastFailure: Record<string, unknown> = {};
   private readonly transport: Transport;
   private readonly withRetries: HttpClient;
   private readonly once: HttpClient;
@@ -194,15 +189,11 @@ export class HelperHttp {
     });
     const logger = this.logger();
     for (const secret of limits.secrets) logger.secrets.add(secret);
-    const scoped = { credentialScope: limits.scope, withheldFrom: new Set<string>() };
+    const scoped = { credentialScope: limits.scope, withheldFrom: new Set<string>(), attemptsEndBy: ctx.deadlines.attemptsEndBy };
+    // The time limit aborts a pause at once (the retry deadline has already kept it short).
     const sleep = (ms: number): Promise<void> =>
       new Promise((resolve, reject) => {
         if (ctx.signal.aborted) return reject(ctx.signal.reason);
-        if (Date.now() + ms > ctx.deadlineMs) {
-          const f = this.lastFailure;
-          const status = typeof f['http_code'] === 'number' ? f['http_code'] : null;
-          return reject(new RetriesStopped(status, String(f['body'] ?? ''), String(f['message'] ?? '')));
-        }
         const timer = setTimeout(resolve, ms);
         ctx.signal.addEventListener('abort', () => {
           clearTimeout(timer);
@@ -230,10 +221,7 @@ export class HelperHttp {
 
   /** The client's retry messages go to `debug_log`; nothing reaches stdout or stderr. */
   private logger(): Logger {
-    return linesLogger((message, context) => {
-      if (message.startsWith('Http request failed') && context) this.lastFailure = context;
-      this.ctx.debugLog.push(message);
-    });
+    return linesLogger((message) => this.ctx.debugLog.push(message));
   }
 
   close(): void {
