@@ -9,6 +9,7 @@ import type { Value } from '../php/value.ts';
 import { type HelperConfiguration, parseHelperConfiguration } from './configuration.ts';
 import { userParameters } from './dialect.ts';
 import { helperDialect } from './helperDialect.ts';
+import type { AnswerDeadlines } from './helperHttp.ts';
 
 export interface ActionContext {
   action: string;
@@ -26,16 +27,6 @@ export interface ActionContext {
   debugLog: string[];
   /** Run when the action ends, whatever the outcome (open connections). */
   cleanup: (() => void)[];
-}
-
-/** When an action's HTTP work must be over for its answer to reach the UI in time (index.ts). */
-export interface AnswerDeadlines {
-  /** Epoch ms after which no retry pause may end: the last response or failure is answered instead. */
-  retriesEndBy: number;
-  /** Epoch ms by which every attempt ends (a stalled server fails as curl's timeout). */
-  attemptsEndBy: number;
-  /** The retry budget in whole seconds from the action's start, for the line that says retries stopped. */
-  budgetSeconds: number;
 }
 
 export interface ContextLimits {

@@ -17,7 +17,6 @@ import type { Logger } from '../logging/logger.ts';
 import { SecretRegistry } from '../logging/redact.ts';
 import type { Value } from '../php/value.ts';
 import type { HelperConfiguration } from './configuration.ts';
-import type { AnswerDeadlines } from './context.ts';
 import { HelperError } from './envelope.ts';
 import { pythonStr } from './pythonValues.ts';
 
@@ -97,6 +96,16 @@ export function formEncode(params: Iterable<readonly [string, Value]>): string {
     }
   }
   return parts.join('&');
+}
+
+/** When an action's HTTP work must be over for its answer to reach the UI in time (index.ts). */
+export interface AnswerDeadlines {
+  /** Epoch ms after which no retry pause may end: the last response or failure is answered instead. */
+  retriesEndBy: number;
+  /** Epoch ms by which every attempt ends (a stalled server fails as curl's timeout). */
+  attemptsEndBy: number;
+  /** The retry budget in whole seconds from the action's start, for the line that says retries stopped. */
+  budgetSeconds: number;
 }
 
 /**
