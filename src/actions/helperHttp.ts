@@ -104,7 +104,7 @@ export interface AnswerDeadlines {
   retriesEndBy: number;
   /** Epoch ms by which every attempt ends (a stalled server fails as curl's timeout). */
   attemptsEndBy: number;
-  /** The retry budget in whole seconds from the action's start, for the line that says retries stopped. */
+  /** The retry budget in seconds from the action's start, for the line that says retries stopped. */
   budgetSeconds: number;
 }
 
