@@ -126,8 +126,11 @@ test('without a deadline (an extraction) every retry is made', async () => {
 test('attemptsEndBy bounds an attempt to a server that never answers: curl error 28', async () => {
   const server = await startServer(() => {});
   after(() => server.close());
+  // The transport alone would wait a minute: the attempt's own bound is what ends it.
+  const patient = new Transport({ connectTimeoutMs: 60_000, requestTimeoutMs: 60_000 });
+  after(() => patient.close());
   const client = new HttpClient({
-    transport,
+    transport: patient,
     retry: { ...DEFAULT_RETRY, maxRetries: 0 },
     logger: createLogger({ write: () => {} }),
     attemptsEndBy: Date.now() + 300,
@@ -138,5 +141,7 @@ test('attemptsEndBy bounds an attempt to a server that never answers: curl error
   );
   assert.ok(failure instanceof CurlError);
   assert.equal(failure.curlCode, 28);
-  assert.match(failure.message, /CURL error 28: Operation timed out after \d+ milliseconds with 0 bytes received/);
+  const timedOut = /CURL error 28: Operation timed out after (\d+) milliseconds with 0 bytes received/.exec(failure.message);
+  assert.ok(timedOut, failure.message);
+  assert.ok(Number(timedOut[1]) < 60_000, 'ended by the attempt bound, not the transport timeout');
 });
