@@ -10,11 +10,11 @@ import { runSyncAction } from './actions/index.ts';
 import type { Command } from './commandLine.ts';
 import { plan, validate } from './component/dryRun.ts';
 import { readConfigFile, resolveDataDir } from './component/files.ts';
-import { underLifecycle } from './component/lifecycle.ts';
+import { type Lifecycle, underLifecycle } from './component/lifecycle.ts';
 import { runComponent } from './component/run.ts';
 import type { RunOptions } from './component/runContext.ts';
 import { UserError } from './errors/UserError.ts';
-import { createLogger, type RunLogger } from './logging/logger.ts';
+import { createLogger } from './logging/logger.ts';
 import { member, phpType, type Value } from './php/value.ts';
 import { removeOwnStaging } from './output/staleStaging.ts';
 import { tuneHeap } from './runtime/heapTuning.ts';
@@ -77,7 +77,7 @@ export function run(options: RunOptions = {}): Promise<number> {
     logger.secrets.collectFrom(root);
     const action = member(root, 'action');
     if (action === undefined || action === null || action === 'run') return runComponent(lifecycle, { dataDir, root }, options);
-    return syncAction(action, path.join(dataDir, 'config.json'), logger, options);
+    return syncAction(action, path.join(dataDir, 'config.json'), lifecycle, options);
   });
 }
 
@@ -86,10 +86,18 @@ export function run(options: RunOptions = {}): Promise<number> {
  * is not read here: a setting of the environment meant for runs must not break the UI's actions,
  * docs/running.md "The command line").
  */
-function syncAction(action: Value, configFile: string, logger: RunLogger, options: RunOptions): Promise<number> {
+function syncAction(action: Value, configFile: string, lifecycle: Lifecycle, options: RunOptions): Promise<number> {
   if (options.limits !== undefined) throw limitsOnSyncAction(action);
   if (options.strict === true) throw strictOnSyncAction(action);
-  return runSyncAction({ action, configFile, logger, ...(options.nowMs ? { nowMs: options.nowMs } : {}) });
+  // "" runs test_request (spec 05 §1.1): the line names what ran.
+  const name = action === '' ? 'test_request' : typeof action === 'string' ? action : JSON.stringify(action);
+  const underWay = { name, answering: false };
+  lifecycle.syncAction = underWay;
+  const onAnswer = (): void => {
+    underWay.answering = true;
+  };
+  const { logger } = lifecycle;
+  return runSyncAction({ action, configFile, logger, onAnswer, ...(options.nowMs ? { nowMs: options.nowMs } : {}) });
 }
 
 function actionName(action: Value): string {

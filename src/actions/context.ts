@@ -9,6 +9,7 @@ import type { Value } from '../php/value.ts';
 import { type HelperConfiguration, parseHelperConfiguration } from './configuration.ts';
 import { userParameters } from './dialect.ts';
 import { helperDialect } from './helperDialect.ts';
+import type { AnswerDeadlines } from './helperHttp.ts';
 
 export interface ActionContext {
   action: string;
@@ -20,8 +21,8 @@ export interface ActionContext {
   env: FunctionEnv;
   /** Aborted when the time limit is reached: no new request or pause starts after that. */
   signal: AbortSignal;
-  /** Epoch ms after which no retry pause may end (a little before the time limit). */
-  deadlineMs: number;
+  /** Epoch ms after which no retry pause may end, and by which every attempt ends (the answer's budget). */
+  deadlines: AnswerDeadlines;
   /** Lines of `debug_log` (§5.2). */
   debugLog: string[];
   /** Run when the action ends, whatever the outcome (open connections). */
@@ -30,7 +31,7 @@ export interface ActionContext {
 
 export interface ContextLimits {
   signal: AbortSignal;
-  deadlineMs: number;
+  deadlines: AnswerDeadlines;
 }
 
 export function createContext(action: string, root: Value, env: FunctionEnv, limits: ContextLimits, debugLog: string[]): ActionContext {

@@ -98,6 +98,16 @@ export function formEncode(params: Iterable<readonly [string, Value]>): string {
   return parts.join('&');
 }
 
+/** When an action's HTTP work must be over for its answer to reach the UI in time (index.ts). */
+export interface AnswerDeadlines {
+  /** Epoch ms after which no retry pause may end: the last response or failure is answered instead. */
+  retriesEndBy: number;
+  /** Epoch ms by which every attempt ends (a stalled server fails as curl's timeout). */
+  attemptsEndBy: number;
+  /** The retry budget in seconds from the action's start, for the line that says retries stopped. */
+  budgetSeconds: number;
+}
+
 /**
  * What the helper's HTTP session reads of the action context (context.ts's `ActionContext` has
  * these members).
@@ -106,8 +116,8 @@ export interface HttpSessionContext {
   configuration: Pick<HelperConfiguration, 'retry' | 'tls'>;
   /** Aborted when the time limit is reached: no new request or pause starts after that. */
   signal: AbortSignal;
-  /** Epoch ms after which no retry pause may end. */
-  deadlineMs: number;
+  /** When retry pauses and attempts must be over for the answer to reach the UI in time. */
+  deadlines: AnswerDeadlines;
   /** Lines of `debug_log` (spec 05 §5.2). */
   debugLog: string[];
   /** Applied by the client before every attempt inside the credential scope. */
@@ -125,13 +135,23 @@ export interface CredentialLimits {
   secrets: readonly string[];
 }
 
+/**
+ * The helper's retry settings, bounded by the answer's budget: a retry whose pause would end
+ * after it is not made, and the last response or network failure is answered as when the
+ * retries run out (spec 05 §4.3 allows stopping early; the platform waits only 30 s).
+ */
 function retryPolicy(ctx: HttpSessionContext): RetryPolicy {
   const { maxRetries, codes } = ctx.configuration.retry;
+  const { retriesEndBy, budgetSeconds } = ctx.deadlines;
   return {
     maxRetries,
     retryHeader: 'Retry-After',
     httpCodes: codes.filter((c): c is number => typeof c === 'number'),
     curlCodes: DEFAULT_RETRY.curlCodes,
+    deadline: {
+      atMs: retriesEndBy,
+      reason: `the sync action's retry budget (${budgetSeconds} s from its start: the platform waits 30 s for its answer)`,
+    },
   };
 }
 
@@ -159,24 +179,8 @@ function receivedHeaders(raw: readonly string[]): HeaderPairs {
   return out;
 }
 
-/**
- * Retries stopped because the next pause would end after the action's time limit: the last
- * failure is reported instead of the reference's timeout (spec 05 §4.3 allows either).
- */
-export class RetriesStopped extends Error {
-  readonly status: number | null;
-  readonly body: string;
-  constructor(status: number | null, body: string, message: string) {
-    super(message);
-    this.status = status;
-    this.body = body;
-  }
-}
-
 export class HelperHttp {
   private readonly ctx: HttpSessionContext;
-  /** Context of the client's last "retrying" message: the failure a stop reports. */
-  private lastFailure: Record<string, unknown> = {};
   private readonly transport: Transport;
   private readonly withRetries: HttpClient;
   private readonly once: HttpClient;
@@ -194,15 +198,11 @@ export class HelperHttp {
     });
     const logger = this.logger();
     for (const secret of limits.secrets) logger.secrets.add(secret);
-    const scoped = { credentialScope: limits.scope, withheldFrom: new Set<string>() };
+    const scoped = { credentialScope: limits.scope, withheldFrom: new Set<string>(), attemptsEndBy: ctx.deadlines.attemptsEndBy };
+    // The time limit aborts a pause at once (the retry deadline has already kept it short).
     const sleep = (ms: number): Promise<void> =>
       new Promise((resolve, reject) => {
         if (ctx.signal.aborted) return reject(ctx.signal.reason);
-        if (Date.now() + ms > ctx.deadlineMs) {
-          const f = this.lastFailure;
-          const status = typeof f['http_code'] === 'number' ? f['http_code'] : null;
-          return reject(new RetriesStopped(status, String(f['body'] ?? ''), String(f['message'] ?? '')));
-        }
         const timer = setTimeout(resolve, ms);
         ctx.signal.addEventListener('abort', () => {
           clearTimeout(timer);
@@ -230,10 +230,7 @@ export class HelperHttp {
 
   /** The client's retry messages go to `debug_log`; nothing reaches stdout or stderr. */
   private logger(): Logger {
-    return linesLogger((message, context) => {
-      if (message.startsWith('Http request failed') && context) this.lastFailure = context;
-      this.ctx.debugLog.push(message);
-    });
+    return linesLogger((message) => this.ctx.debugLog.push(message));
   }
 
   close(): void {

@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import type { Logger } from '../logging/logger.ts';
 import { decodeJson, decodeUtf8Lossy } from '../php/jsonDecode.ts';
 import type { Value } from '../php/value.ts';
-import { createContext, type ActionContext } from './context.ts';
+import { type ActionContext, createContext } from './context.ts';
+import type { AnswerDeadlines } from './helperHttp.ts';
 import { exceptionEnvelope } from './envelope.ts';
 import { pythonJsonChunks, pythonStr } from './pythonValues.ts';
 import { checkActionTime, startActionClock, TimeLimitReached } from './timeLimit.ts';
@@ -23,8 +24,17 @@ import './inferMapping.ts';
 
 export { syncActionNames, syncActionSpecs } from './registry.ts';
 
-/** The helper's process limit (Symfony Process's default, §1.2). */
+/** The helper's process limit (Symfony Process's default, §1.2): the last resort. */
 export const SYNC_ACTION_TIMEOUT_MS = 60_000;
+
+/**
+ * The platform waits 30 s for a sync action's answer (spec 07 §2.2), container start included.
+ * Retry pauses end by 25 s from the action's start and every attempt by 28 s: the last response
+ * or network failure is then answered, with 2 s left to encode it and exit
+ * (docs/sync-actions.md, "Answering within the platform's 30 s").
+ */
+export const ANSWER_BUDGET_MS = 25_000;
+const ATTEMPT_GRACE_MS = 3_000;
 
 export interface SyncActionRun {
   /** `action` of config.json (not null, not "run"). */
@@ -38,7 +48,12 @@ export interface SyncActionRun {
   writeStdout?: (text: string) => void;
   writeStderr?: (text: string) => void;
   nowMs?: () => number;
+  /** The hard limit (default SYNC_ACTION_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** Called once the answer is encoded, just before its first byte is written. */
+  onAnswer?: () => void;
+  /** Retry pauses end by this many ms from the start (default ANSWER_BUDGET_MS), attempts 3 s later. */
+  budgetMs?: number;
 }
 
 /** What the answer's writer receives: the bytes of the answer, chunk by chunk. */
@@ -79,8 +94,7 @@ export async function runSyncAction(run: SyncActionRun): Promise<number> {
         name,
         decodeJson(decodeUtf8Lossy(fs.readFileSync(run.configFile)), 'response'),
         { nowMs: run.nowMs ?? Date.now },
-        // Retry pauses stop a little before the limit, so the last failure can still be reported.
-        { signal: controller.signal, deadlineMs: Date.now() + limitMs - Math.min(5000, limitMs / 6) },
+        { signal: controller.signal, deadlines: answerDeadlines(Date.now(), limitMs, run.budgetMs ?? ANSWER_BUDGET_MS) },
         debugLog,
       );
       return await spec.run(context);
@@ -93,7 +107,7 @@ export async function runSyncAction(run: SyncActionRun): Promise<number> {
   })();
   try {
     const outcome = await Promise.race([answer, timedOut]);
-    if (outcome !== TIME_UP && writeAnswer(outcome, stdout)) return 0;
+    if (outcome !== TIME_UP && writeAnswer(outcome, stdout, run.onAnswer)) return 0;
     run.logger.error(`Unexpected error: The sync action "${spec.name}" exceeded the timeout of ${Math.round(limitMs / 1000)} seconds.`, {
       configPath: 'action',
     });
@@ -108,11 +122,25 @@ export async function runSyncAction(run: SyncActionRun): Promise<number> {
 const TIME_UP = Symbol('time limit reached');
 
 /**
+ * Retry pauses end by the budget, and a little before a shorter hard limit, so that the last
+ * failure can still be reported; attempts end 3 s after the budget (the hard limit, if lower,
+ * comes first and exits 2).
+ */
+function answerDeadlines(startMs: number, limitMs: number, budgetMs: number): AnswerDeadlines {
+  const retriesFor = Math.min(budgetMs, limitMs - Math.min(5000, limitMs / 6));
+  return {
+    retriesEndBy: startMs + retriesFor,
+    attemptsEndBy: startMs + budgetMs + ATTEMPT_GRACE_MS,
+    budgetSeconds: retriesFor / 1000,
+  };
+}
+
+/**
  * Encodes the whole answer before writing any of it: an answer cut by the time limit is not
  * printed at all (the reference discards a killed helper's output, §1.2). False when the time
  * ran out while encoding.
  */
-function writeAnswer(answer: Value, sink: AnswerSink): boolean {
+function writeAnswer(answer: Value, sink: AnswerSink, onAnswer: (() => void) | undefined): boolean {
   let chunks: Buffer[];
   try {
     chunks = pythonJsonChunks(answer, { checkTime: checkActionTime });
@@ -120,6 +148,7 @@ function writeAnswer(answer: Value, sink: AnswerSink): boolean {
     if (error instanceof TimeLimitReached) return false;
     throw error;
   }
+  onAnswer?.();
   for (const chunk of chunks) sink(chunk);
   return true;
 }

@@ -15,7 +15,7 @@ import { fill, objectAt, selectedChain } from './dialect.ts';
 import { HelperError, PY, userError, valueError } from './envelope.ts';
 import { addFirstPageParameters } from './firstPage.ts';
 import { checkAllowedHosts } from './helperAllowedHosts.ts';
-import { type BuiltRequest, formEncode, HelperHttp, type HelperResponse, newRequest, RetriesStopped, setBody } from './helperHttp.ts';
+import { type BuiltRequest, formEncode, HelperHttp, type HelperResponse, newRequest, setBody } from './helperHttp.ts';
 import { dict, pythonJson, pythonStr } from './pythonValues.ts';
 import { placeholderValues, selectRecords } from './records.ts';
 import { secretsOf } from './secrets.ts';
@@ -139,13 +139,6 @@ export async function runChain(ctx: ActionContext): Promise<ChainResult> {
       // `requests`' TooManyRedirects is one of its request errors: reported as the network failures are.
       if (error instanceof TooManyRedirects) {
         throw userError(`Request "${request.method}: ${endpoint}" failed with the following error: Exceeded ${error.limit} redirects.`);
-      }
-      if (error instanceof RetriesStopped) {
-        throw userError(
-          error.status === null
-            ? `Request "${request.method}: ${endpoint}" failed with the following error: ${error.message} (retries stopped before the time limit)`
-            : `Request "${request.method}: ${endpoint}" failed, too many retries. Status Code: ${error.status}. Response: ${error.body}`,
-        );
       }
       throw error;
     }

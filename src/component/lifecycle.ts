@@ -5,12 +5,20 @@
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
-import type { RunLogger } from '../logging/logger.ts';
+import { formatLine, type RunLogger } from '../logging/logger.ts';
 import type { OutputStaging } from '../output/staging.ts';
 
 /** A user error (the configuration, the API's answers) exits 1; anything else is the extractor's failure, 2. */
 export function exitCodeFor(error: unknown): number {
   return error instanceof UserError ? 1 : 2;
+}
+
+/** A sync action under way, as the signal handler needs to know it. */
+export interface SyncActionUnderWay {
+  /** The action's name as config.json gives it. */
+  name: string;
+  /** True once its answer is being written: the answer is then let finish, never cut. */
+  answering: boolean;
 }
 
 /** What the lifecycle must undo or close for the run it wraps. */
@@ -21,6 +29,8 @@ export class Lifecycle {
    * cleared once committed. A signal or a failure discards it, so nothing reaches `out/`.
    */
   staging: OutputStaging | undefined;
+  /** Set while a sync action runs: a signal then ends it in the action's own words. */
+  syncAction: SyncActionUnderWay | undefined;
   private readonly closers: (() => void | Promise<void>)[] = [];
 
   constructor(logger: RunLogger) {
@@ -41,6 +51,10 @@ export class Lifecycle {
 export async function underLifecycle(logger: RunLogger, body: (lifecycle: Lifecycle) => Promise<number>): Promise<number> {
   const lifecycle = new Lifecycle(logger);
   const onSignal = (signal: NodeJS.Signals): void => {
+    if (lifecycle.syncAction) {
+      interruptSyncAction(lifecycle.syncAction, signal);
+      return;
+    }
     lifecycle.staging?.discard();
     logger.error(`Extraction interrupted by ${signal}; no tables or state were written.`);
     process.exit(signal === 'SIGINT' ? 130 : 143);
@@ -58,6 +72,18 @@ export async function underLifecycle(logger: RunLogger, body: (lifecycle: Lifecy
     process.removeListener('SIGTERM', onSignal);
     process.removeListener('SIGINT', onSignal);
   }
+}
+
+/**
+ * A signal during a sync action (docs/sync-actions.md, "Interrupted"): stdout stays empty, so
+ * the UI never reads half an answer as JSON; one ERROR line on stderr names the action; the exit
+ * code is an interrupted run's (143, 130). An answer already being written is let finish.
+ */
+function interruptSyncAction(action: SyncActionUnderWay, signal: NodeJS.Signals): void {
+  if (action.answering) return;
+  const message = `The sync action "${action.name}" was interrupted by ${signal} before it answered; nothing was printed. Run the action again.`;
+  process.stderr.write(`${formatLine('error', message, undefined)}\n`);
+  process.exit(signal === 'SIGINT' ? 130 : 143);
 }
 
 /**

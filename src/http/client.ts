@@ -9,7 +9,7 @@ import { HIDDEN, PROTOCOL_HEADERS, type SecretRegistry, SENSITIVE_HEADERS } from
 import { count, type RunStats } from '../logging/runStats.ts';
 import { resolveUrl } from './url.ts';
 import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest, type RequestUrl } from './prepared.ts';
-import { retryDelayMs, shouldRetry, type RetryPolicy } from './retry.ts';
+import { retryDelayMs, shouldRetry, type RetryPolicy, waitEndsInTime } from './retry.ts';
 import { checkedRetryWait, sleepAtLeast } from './waits.ts';
 import { sameOrigin } from './origin.ts';
 import { withholdCredentials } from './withhold.ts';
@@ -65,6 +65,11 @@ export interface ClientOptions {
   credentialScope?: (url: RequestUrl) => boolean;
   /** Origins already warned about withheld credentials, shared by the run's clients: one WARNING each. */
   withheldFrom?: Set<string>;
+  /**
+   * Epoch ms (`nowMs`) by which every attempt ends: one still waiting then fails as curl's
+   * timeout (error 28). A sync action's answer is due by then; absent: the transport's timeouts.
+   */
+  attemptsEndBy?: number;
 }
 
 /** Per-send options (the job runner's prefetching, see jobs/prefetch.ts). */
@@ -239,6 +244,7 @@ export class HttpClient {
             headers: attempt.headers,
             body: attempt.body,
             userinfoAuthorization: userinfoAuthorization(attempt.url.userinfo, logger.secrets),
+            ...(this.options.attemptsEndBy === undefined ? {} : { timeoutMs: Math.max(1, this.options.attemptsEndBy - sentAt) }),
           });
         } catch (e) {
           if (!(e instanceof CurlError)) throw e;
@@ -250,7 +256,9 @@ export class HttpClient {
         permit.done(response ? { status: response.status, headers: response.headers } : undefined);
       }
       const outcome = response ? { status: response.status, headers: response.headers } : { curlCode: failure!.curlCode };
-      if (options.retry === false || !shouldRetry(this.options.retry, retries, outcome)) {
+      const retrying = options.retry !== false && shouldRetry(this.options.retry, retries, outcome);
+      const delay = retrying ? this.retryWait(retries + 1, attempt, response, logger) : undefined;
+      if (delay === undefined) {
         const attempts = retries + 1;
         if (failure && failure.constructor !== CurlError) throw failure; // e.g. SSH tunnel errors carry their own text
         if (failure) {
@@ -260,14 +268,6 @@ export class HttpClient {
         }
         return { ...response!, attempts, sent: attempt };
       }
-      const headerName = this.options.retry.retryHeader.toLowerCase();
-      const raw = response?.headers[headerName];
-      const headerValue = raw === undefined ? undefined : Array.isArray(raw) ? raw.join(', ') : raw;
-      const delay = checkedRetryWait(retryDelayMs(retries + 1, headerValue, Math.floor(this.nowMs() / 1000)), {
-        request: `${attempt.method} ${displayUrl(attempt.url)}`,
-        retry: retries + 1,
-        ...(headerValue !== undefined ? { header: { name: this.options.retry.retryHeader, value: headerValue } } : {}),
-      });
       const context: Record<string, unknown> = {
         http_code: response ? response.status : null,
         body: response ? contextBody(response.body, logger) : null,
@@ -288,6 +288,30 @@ export class HttpClient {
       );
       if (delay > 0) await this.rateLimiter.sleep(delay, this.sleep);
     }
+  }
+
+  /**
+   * The wait before retry number `retry`, or undefined when that wait would end after the
+   * policy's deadline: the last outcome is then final (said once, at INFO).
+   */
+  private retryWait(retry: number, attempt: PreparedRequest, response: WireResponse | undefined, logger: Logger): number | undefined {
+    const policy = this.options.retry;
+    const raw = response?.headers[policy.retryHeader.toLowerCase()];
+    const headerValue = raw === undefined ? undefined : Array.isArray(raw) ? raw.join(', ') : raw;
+    const now = this.nowMs();
+    const delay = retryDelayMs(retry, headerValue, Math.floor(now / 1000));
+    if (!waitEndsInTime(policy, now, delay)) {
+      logger.info(
+        `Retries stopped after ${count(retry)} attempt${retry === 1 ? '' : 's'} of ${attempt.method} ${displayUrl(attempt.url)}: ` +
+          `the next wait (${(Math.max(0, delay) / 1000).toFixed(1)} s) would end after ${policy.deadline!.reason}; the last ${response ? 'response' : 'failure'} stands.`,
+      );
+      return undefined;
+    }
+    return checkedRetryWait(delay, {
+      request: `${attempt.method} ${displayUrl(attempt.url)}`,
+      retry,
+      ...(headerValue !== undefined ? { header: { name: policy.retryHeader, value: headerValue } } : {}),
+    });
   }
 }
 

@@ -8,6 +8,19 @@ export interface RetryPolicy {
   retryHeader: string;
   httpCodes: readonly number[];
   curlCodes: readonly number[];
+  /**
+   * No retry wait may end after this moment: the last response or network failure is then
+   * final, exactly as when the retries run out. Sync actions set it so their answer reaches the
+   * UI before the platform gives up (docs/sync-actions.md); extractions leave it unset.
+   */
+  deadline?: RetryDeadline;
+}
+
+export interface RetryDeadline {
+  /** Epoch ms on the client's clock (`nowMs`). */
+  atMs: number;
+  /** Why retries end there, for the line that says they stopped. */
+  reason: string;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -24,6 +37,11 @@ export function shouldRetry(policy: RetryPolicy, retriesDone: number, outcome: O
   if (retriesDone >= policy.maxRetries) return false;
   if ('status' in outcome) return policy.httpCodes.includes(outcome.status);
   return policy.curlCodes.includes(outcome.curlCode);
+}
+
+/** Whether a retry wait of `delayMs` starting at `nowMs` ends by the policy's deadline (always, without one). */
+export function waitEndsInTime(policy: RetryPolicy, nowMs: number, delayMs: number): boolean {
+  return policy.deadline === undefined || nowMs + Math.max(0, delayMs) <= policy.deadline.atMs;
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];

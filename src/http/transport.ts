@@ -20,6 +20,8 @@ export interface WireRequest {
   body: Buffer | undefined;
   /** `Authorization` from the URL's userinfo, sent unless `headers` has one (prepared.ts). */
   userinfoAuthorization?: string | undefined;
+  /** This attempt's own bound in ms when shorter than the transport's `requestTimeoutMs` (a sync action's answer is due). */
+  timeoutMs?: number;
 }
 
 export interface WireResponse {
@@ -282,9 +284,10 @@ export class Transport {
           });
         });
       });
+      const totalMs = Math.min(this.options.requestTimeoutMs, req.timeoutMs ?? Number.POSITIVE_INFINITY);
       const totalTimer = setTimeout(() => {
         request.destroy(timeoutError('ETIMEOUT_REQUEST'));
-      }, this.options.requestTimeoutMs);
+      }, totalMs);
       const connectTimer = setTimeout(() => {
         request.destroy(timeoutError('ETIMEOUT_CONNECT'));
       }, this.options.connectTimeoutMs);

@@ -101,32 +101,85 @@ test('a run still running at the time limit is stopped: ERROR "exceeded the time
   assert.match(lines[0]!, /logger\.ERROR: Unexpected error: The sync action "test_request" exceeded the timeout of 0 seconds\./);
 });
 
-test('retries that would outlast the time limit stop early and report the last failure as an envelope', async () => {
-  const server = await startServer((_req, res) => {
-    res.writeHead(503, { 'Content-Type': 'text/plain' });
+/** Runs `config` in-process with a short answer budget; the answer parsed, the lines logged. */
+async function withBudget(config: unknown, budgetMs: number) {
+  const dir = makeDataDir(config);
+  const out: string[] = [];
+  const lines: string[] = [];
+  const code = await runSyncAction({
+    action: (config as { action: string }).action,
+    configFile: path.join(dir, 'config.json'),
+    logger: createLogger({ write: (l) => lines.push(l) }),
+    writeStdout: (t) => out.push(t),
+    writeStderr: (t) => lines.push(t),
+    budgetMs,
+  });
+  return { code, lines, stdout: out.join(''), answer: JSON.parse(out.join('')) };
+}
+
+function busyServer() {
+  return startServer((_req, res) => {
+    res.writeHead(503, { 'Retry-After': '1', 'Content-Type': 'text/plain' });
     res.end('busy');
   });
-  const dir = makeDataDir({
-    action: 'test_request',
-    parameters: { __SELECTED_JOB: '0', config: { jobs: [{ endpoint: 'busy' }] }, api: { baseUrl: `${server.url}/` } },
-  });
-  const out: string[] = [];
-  const code = await runSyncAction({
-    action: 'test_request',
-    configFile: path.join(dir, 'config.json'),
-    logger: createLogger({ write: (l) => out.push(l) }),
-    writeStdout: (t) => out.push(t),
-    writeStderr: (t) => out.push(t),
-    // Pauses of 1 s then 2 s: the second would end after the 2.5 s budget.
-    timeoutMs: 3000,
-  });
+}
+
+const job = (baseUrl: string, action: string) => ({
+  action,
+  parameters: { __SELECTED_JOB: '0', config: { jobs: [{ endpoint: 'busy' }] }, api: { baseUrl: `${baseUrl}/` } },
+});
+
+test('test_request: retries that would outlast the budget stop, and the last 503 is answered as the helper answers it', async () => {
+  const server = await busyServer();
+  const r = await withBudget(job(server.url, 'test_request'), 2500);
   await server.close();
-  assert.equal(code, 0);
-  assert.equal(server.requests.length, 2);
-  const answer = JSON.parse(out.join(''));
+  assert.equal(r.code, 0);
+  assert.deepEqual(r.lines, [], 'nothing on stderr or in the log');
+  // Retry-After: 1 → requests at 0, 1 and 2 s; the next pause would end after 2.5 s.
+  assert.equal(server.requests.length, 3);
+  assert.equal(r.answer.response.status_code, 503);
+  assert.equal(r.answer.response.data, 'busy');
+  assert.deepEqual(r.answer.records, []);
+  assert.match(
+    r.answer.debug_log,
+    /Retries stopped after 3 attempts of GET .*\/busy: the next wait \(1\.0 s\) would end after the sync action's retry budget \(2\.5 s/,
+  );
+});
+
+test('infer_mapping: the same stop is the "too many retries" envelope the helper gives', async () => {
+  const server = await busyServer();
+  const r = await withBudget(job(server.url, 'infer_mapping'), 2500);
+  await server.close();
+  assert.equal(r.code, 0);
+  assert.equal(server.requests.length, 3);
   assert.equal(
-    answer.traceback.at(-1),
+    r.answer.traceback.at(-1),
     'keboola.component.exceptions.UserException: Request "GET: busy" failed, too many retries. Status Code: 503. Response: busy\n',
+  );
+});
+
+test('a host that refuses connections: the network error envelope after the attempts that fit the budget', async () => {
+  const probe = await startServer(() => {});
+  const url = probe.url;
+  await probe.close();
+  const r = await withBudget(job(url, 'test_request'), 2500);
+  assert.equal(r.code, 0);
+  // Back-off 1 s, then 2 s: the second pause would end after 2.5 s, so two attempts.
+  assert.match(
+    r.answer.traceback.at(-1),
+    /^keboola\.component\.exceptions\.UserException: Request "GET: busy" failed with the following error: Failed to connect to 127\.0\.0\.1 port \d+: Connection refused \(GET http:\/\/127\.0\.0\.1:\d+\/busy, after 2 attempts\)\n$/,
+  );
+});
+
+test('a server that never answers: the attempt ends 3 s after the budget and the timeout is answered, not the hard limit', async () => {
+  const server = await startServer(() => {});
+  const r = await withBudget(job(server.url, 'test_request'), 100);
+  await server.close();
+  assert.equal(r.code, 0);
+  assert.equal(server.requests.length, 1);
+  assert.match(
+    r.answer.traceback.at(-1),
+    /failed with the following error: Operation timed out after \d+ milliseconds with 0 bytes received/,
   );
 });
 

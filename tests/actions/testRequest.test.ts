@@ -278,3 +278,26 @@ test('a 10 MB string body is answered whole, byte for byte as Python prints it',
   assert.ok(stdout.startsWith(`{"response": {"status_code": 200, "reason": "OK", "data": {"text": ${dumped}}, "headers": {`));
   assert.ok(stdout.includes(`"records": [{"text": ${dumped}}], "debug_log": `));
 });
+
+test('an endpoint that keeps answering 503 and asks for a 30 s pause: the built CLI answers the 503 at once, one request', async () => {
+  // The pause would end after the 25 s retry budget: the platform, which waits 30 s, gets the helper's answer for that response.
+  const server = await startServer((_req, res) => {
+    res.writeHead(503, { 'Retry-After': '30', 'Content-Type': 'text/plain' });
+    res.end('maintenance');
+  });
+  const r = await runAction({
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', config: { jobs: [{ endpoint: 'orders' }] }, api: { baseUrl: `${server.url}/` } },
+  });
+  await server.close();
+  assert.equal(r.code, 0);
+  assert.equal(r.stderr, '');
+  assert.equal(server.requests.length, 1);
+  const answer = r.answer();
+  assert.equal(answer.response.status_code, 503);
+  assert.equal(answer.response.data, 'maintenance');
+  assert.match(
+    answer.debug_log,
+    /Retries stopped after 1 attempt of GET .*: the next wait \(30\.0 s\) would end after the sync action's retry budget \(25 s/,
+  );
+});
