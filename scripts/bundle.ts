@@ -29,6 +29,7 @@ const DIST = path.join(ROOT, 'dist');
 export const ENTRY = path.join(DIST, 'extractor.js');
 export const WORKER_ENTRY = path.join(DIST, 'outputWorker', 'entry.js');
 export const CLI_ENTRY = path.join(DIST, 'cli.js');
+export const EXTRACTOR_BUNDLE = path.join(DIST, 'extractor.cjs');
 
 /** Refuses a module of dist/ that reads its own `import.meta` (it would get the bundle's). */
 const noOwnImportMeta: Plugin = {
@@ -78,6 +79,22 @@ const builtinsWithoutFacade: Plugin = {
 };
 
 /**
+ * ssh2 (outside the bundle) is imported when a tunnel opens. A script run by `vm.Script`, as the
+ * extractor's bundle is (src/runtime/scriptCache.ts), has no dynamic `import()` without Node's
+ * experimental flags, so in that bundle the import becomes a `require` of the same package
+ * (ssh2 is CommonJS: the same exports, the same module instance).
+ */
+const sshByRequire: Plugin = {
+  name: 'ssh2-by-require',
+  setup(b) {
+    b.onResolve({ filter: /^ssh2$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: 'ssh2', namespace: 'ssh2-by-require' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'ssh2-by-require' }, () => ({ contents: 'module.exports = require("ssh2");', loader: 'js' }));
+  },
+};
+
+/**
  * Builtins loaded on the first call of one of their functions: node:crypto is ~5–10 ms of a start
  * (its ~20 internal modules), and a run hashes only with child jobs, long column names, hash
  * functions or signing. Only their functions are exported (no default, no values, no classes), so
@@ -116,14 +133,23 @@ export async function bundle(): Promise<void> {
     target: 'node24',
     logLevel: 'warning',
   } as const;
-  const result = await build({
+  // Each bundle whole (no shared chunks): a thread loads one file.
+  const worker = await build({
     ...common,
-    // Each bundle whole (no shared chunks): a thread loads one file.
-    entryPoints: [ENTRY, WORKER_ENTRY].map((entry) => ({ in: entry, out: path.relative(DIST, entry).replace(/\.js$/, '') })),
-    external: ['ssh2'],
+    entryPoints: [{ in: WORKER_ENTRY, out: path.relative(DIST, WORKER_ENTRY).replace(/\.js$/, '') }],
     plugins: [builtinsWithoutFacade, noOwnImportMeta],
   });
-  if (result.errors.length > 0) throw new Error('esbuild failed');
+  // The extractor as a CommonJS script, which src/runtime/scriptCache.ts loads with a code cache
+  // made after a run; tsc's dist/extractor.js stays beside it, unbundled.
+  const extractor = await build({
+    ...common,
+    format: 'cjs',
+    entryPoints: [{ in: ENTRY, out: path.basename(EXTRACTOR_BUNDLE, '.cjs') }],
+    outExtension: { '.js': '.cjs' },
+    external: ['ssh2'],
+    plugins: [sshByRequire, builtinsWithoutFacade, noOwnImportMeta],
+  });
+  if (worker.errors.length > 0 || extractor.errors.length > 0) throw new Error('esbuild failed');
   const cli = await build({
     ...common,
     entryPoints: [{ in: CLI_ENTRY, out: 'cli' }],

@@ -8,12 +8,17 @@
  * running them (the image build), and in a worker thread started with the output worker's marker
  * this is the automatic parser's output worker (src/runtime/outputWorkerDispatch.ts). The build
  * bundles this file with src/runtime/ into dist/cli.js (scripts/bundle.ts): a plain run loads
- * that file and the extractor's bundle, nothing else.
+ * that file and the extractor's bundle, dist/extractor.cjs (with its code cache,
+ * src/runtime/scriptCache.ts), nothing else.
  */
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE } from './commandLine.ts';
-import { enableCompileCache } from './runtime/compileCache.ts';
+import { type CacheFolders, enableCompileCache } from './runtime/compileCache.ts';
 import { isCacheFill, loadOutputWorker, startOutputWorkerIfAsked } from './runtime/outputWorkerDispatch.ts';
+import { type LoadedScript, loadScript } from './runtime/scriptCache.ts';
+
+type Extractor = typeof import('./extractor.ts');
 
 /** The package's version (package.json next to dist/ or src/). */
 function version(): string {
@@ -24,9 +29,20 @@ function version(): string {
   }
 }
 
-enableCompileCache(isCacheFill());
+/**
+ * The extractor: the built bundle next to this file (dist/extractor.cjs) with its code cache, or
+ * the sources when run from src/ (no bundle there; Node's compile cache alone).
+ */
+async function loadExtractor(folders: CacheFolders | undefined): Promise<{ extractor: Extractor; saveCache: LoadedScript['saveCache'] }> {
+  const bundle = new URL('./extractor.cjs', import.meta.url);
+  if (!fs.existsSync(bundle)) return { extractor: await import('./extractor.ts'), saveCache: () => {} };
+  const loaded = loadScript(fileURLToPath(bundle), folders);
+  return { extractor: loaded.exports as Extractor, saveCache: loaded.saveCache };
+}
+
+const cacheFolders = enableCompileCache(isCacheFill());
 if (isCacheFill()) {
-  await import('./extractor.ts');
+  (await loadExtractor(cacheFolders)).saveCache();
   await loadOutputWorker();
 } else if (!(await startOutputWorkerIfAsked())) {
   const command = parseCommandLine(process.argv.slice(2));
@@ -36,8 +52,10 @@ if (isCacheFill()) {
     process.stderr.write(`ex-generic: ${command.message}\nRun 'ex-generic --help' for the commands and options.\n`);
     process.exitCode = 1;
   } else {
-    const { main } = await import('./extractor.ts');
+    const { extractor, saveCache } = await loadExtractor(cacheFolders);
     // This file is the output worker's script too: its thread runs the command's entry.
-    process.exitCode = await main({ outputWorkerScript: new URL(import.meta.url), command });
+    process.exitCode = await extractor.main({ outputWorkerScript: new URL(import.meta.url), command });
+    // After the work, so that the cache holds the functions it called (a first run pays the write).
+    saveCache();
   }
 }

@@ -37,12 +37,16 @@ export async function main(options: MainOptions): Promise<number> {
   const env = command.dataDir !== undefined ? { ...process.env, KBC_DATADIR: command.dataDir } : process.env;
   if (command.kind !== 'run') return (command.kind === 'plan' ? plan : validate)({ ...strict, env });
   const heap = env['EX_GENERIC_HEAP_TUNING'] !== '0' ? tuneHeap() : undefined;
-  return run({
+  const exitCode = await run({
     env,
     outputWorker: { script: options.outputWorkerScript, ...(heap ? { heap } : {}) },
     ...strict,
     ...(command.limits !== undefined ? { limits: command.limits } : {}),
   });
+  // The run is over: V8's flags back to their defaults, which the code cache the command may
+  // write now must carry (src/runtime/scriptCache.ts).
+  heap?.suspend();
+  return exitCode;
 }
 
 /**
