@@ -25,6 +25,8 @@ import type { CacheFolders } from './compileCache.ts';
 export interface LoadedScript {
   /** What the script assigned to `module.exports`. */
   exports: unknown;
+  /** What became of the cache at load: V8 used it, refused it, or there was none. */
+  cache: 'accepted' | 'rejected' | 'none';
   /**
    * Writes the cache when none was accepted at load (into the writable folder), with what has been
    * compiled so far; call it once the work whose functions should be cached is done, with V8's
@@ -80,13 +82,14 @@ export function loadScript(file: string, folders: CacheFolders | undefined): Loa
   const scriptModule = { exports: {} as unknown };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper(scriptModule.exports, module.createRequire(file), scriptModule, file, path.dirname(file));
-  const accepted = cachedData !== undefined && !script.cachedDataRejected;
-  debug(`V8 code cache for script ${file} ${accepted ? 'was accepted' : cachedData === undefined ? 'was not found' : 'was rejected'}`);
+  const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+  debug(`V8 code cache for script ${file} ${cache === 'none' ? 'was not found' : `was ${cache}`}`);
   return {
     exports: scriptModule.exports,
+    cache,
     saveCache: () => {
       // Flags changed since the load (a run's heap tuning left on): the next run would reject it.
-      if (accepted || folders === undefined || cacheName(file) !== name) return;
+      if (cache === 'accepted' || folders === undefined || cacheName(file) !== name) return;
       writeCache(folders.writable, name, script.createCachedData());
       debug(`V8 code cache for script ${file} written to ${folders.writable}`);
     },
