@@ -4,8 +4,9 @@
  * $KBC_DATADIR (default /data), exit code 0, 1 or 2; `validate`, `plan`, `--help`, `--version`.
  *
  * Kept tiny so that V8's compile cache (src/runtime/compileCache.ts) is on before the extractor's
- * code is read. `--fill-compile-cache` loads the extractor and the output worker's code without
- * running them (the image build), and in a worker thread started with the output worker's marker
+ * code is read. `--fill-compile-cache` loads the extractor and the output worker's code, and runs
+ * one small extraction against a local API so that the cache holds what a run calls (the image
+ * build, src/runtime/cacheFill.ts), and in a worker thread started with the output worker's marker
  * this is the automatic parser's output worker (src/runtime/outputWorkerDispatch.ts). The build
  * bundles this file with src/runtime/ into dist/cli.js (scripts/bundle.ts): a plain run loads
  * that file and the extractor's bundle, dist/extractor.cjs (with its code cache,
@@ -14,6 +15,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE } from './commandLine.ts';
+import { fillByRun } from './runtime/cacheFill.ts';
 import { type CacheFolders, enableCompileCache } from './runtime/compileCache.ts';
 import { isCacheFill, loadOutputWorker, startOutputWorkerIfAsked } from './runtime/outputWorkerDispatch.ts';
 import { type LoadedScript, loadScript } from './runtime/scriptCache.ts';
@@ -42,7 +44,9 @@ async function loadExtractor(folders: CacheFolders | undefined): Promise<{ extra
 
 const cacheFolders = enableCompileCache(isCacheFill());
 if (isCacheFill()) {
-  (await loadExtractor(cacheFolders)).saveCache();
+  const { extractor, saveCache } = await loadExtractor(cacheFolders);
+  if (cacheFolders !== undefined) await fillByRun(extractor.run, cacheFolders.writable);
+  saveCache();
   await loadOutputWorker();
 } else if (!(await startOutputWorkerIfAsked())) {
   const command = parseCommandLine(process.argv.slice(2));

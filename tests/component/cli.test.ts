@@ -127,7 +127,7 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(list)}, process.modul
   }
 });
 
-test('--fill-compile-cache loads the extractor and the output worker without running them, and a run then uses that cache', async () => {
+test('--fill-compile-cache loads the extractor and the output worker, runs a sample, and a run then uses that cache', async () => {
   // The image's /tmp: the cache lives under os.tmpdir().
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cache-'));
   const dir = makeDataDir({
@@ -138,6 +138,11 @@ test('--fill-compile-cache loads the extractor and the output worker without run
     const fill = await promisify(execFile)(process.execPath, [CLI, '--fill-compile-cache'], { env, encoding: 'utf8' });
     assert.equal(fill.stdout + fill.stderr, '');
     assert.ok(fs.readdirSync(path.join(tmp, 'node-compile-cache'), { recursive: true }).length > 1, 'a cache entry was written');
+    // The fill's sample extraction (src/runtime/cacheFill.ts) leaves its data folder nowhere.
+    assert.deepEqual(
+      fs.readdirSync(path.join(tmp, 'node-compile-cache')).filter((name) => name.startsWith('fill-')),
+      [],
+    );
     // Node reports on its compile cache with NODE_DEBUG_NATIVE; a rejected cache (other V8 flags at load) would be rebuilt.
     const run = await promisify(execFile)(process.execPath, [CLI], {
       env: { ...env, KBC_DATADIR: dir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', EX_GENERIC_OUTPUT_WORKER: 'always' },
