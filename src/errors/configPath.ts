@@ -15,7 +15,9 @@ export const PLAIN_ASCII_KEY = /^[^\s.[\]"\\\0-\x1f\x7f]+$/;
 let plainKey: RegExp | undefined;
 
 function isPlainKey(key: string): boolean {
-  return /^[\0-\x7f]*$/.test(key) ? PLAIN_ASCII_KEY.test(key) : (plainKey ??= new RegExp(PLAIN_KEY_SOURCE, 'u')).test(key);
+  if (/^[\0-\x7f]*$/.test(key)) return PLAIN_ASCII_KEY.test(key);
+  plainKey ??= new RegExp(PLAIN_KEY_SOURCE, 'u');
+  return plainKey.test(key);
 }
 
 /** The path of `key` in the map at `path` (`path` empty: the key at the file's root). */

@@ -28,7 +28,13 @@ export function asciiFirst(source: string, members: Readonly<Record<string, stri
   for (const [unicode, ascii] of Object.entries(members)) asciiSource = asciiSource.replaceAll(unicode, ascii);
   const twin = new RegExp(asciiSource, 'u');
   let unicode: RegExp | undefined;
-  return { test: (text) => (ASCII_ONLY.test(text) ? twin : (unicode ??= new RegExp(source, 'u'))).test(text) };
+  return {
+    test: (text) => {
+      if (ASCII_ONLY.test(text)) return twin.test(text);
+      unicode ??= new RegExp(source, 'u');
+      return unicode.test(text);
+    },
+  };
 }
 
 const USER_PART = asciiFirst(String.raw`^(?:[_.\p{L}\p{N}-]|%[0-9A-Fa-f]{2})+$`);
