@@ -28,9 +28,12 @@ RUN npx tsc -p tsconfig.build.json && node scripts/bundle.ts
 FROM ${NODE_IMAGE}
 # EX_GENERIC_COMPILE_CACHE: V8's compile cache, filled below, read by every job under any uid
 # (src/runtime/compileCache.ts). Not under /tmp: the platform mounts a fresh folder there.
+# MALLOC_ARENA_MAX=2: glibc's per-thread arenas (main, output worker, V8's helpers) held 4–10 MB of
+# peak RSS at P1 for no speed (docs/performance.md, issue 28); glibc reads it only at process start.
 ENV NODE_ENV=production \
     KBC_DATADIR=/data \
-    EX_GENERIC_COMPILE_CACHE=/app/compile-cache
+    EX_GENERIC_COMPILE_CACHE=/app/compile-cache \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 # npm keeps its own compile cache in /tmp: the platform mounts a fresh /tmp, so it is only weight.
