@@ -31,6 +31,8 @@ test('dist/extractor.cjs is one bundle: no relative imports, ssh2 only when a tu
   const code = fs.readFileSync(BUNDLE, 'utf8');
   assert.doesNotMatch(code, /\b(from\s*|require\()["']\.\.?\//, 'a static import of another dist/ file');
   assert.doesNotMatch(code, /\bfrom\s*["']ssh2["']/, 'a static import of ssh2');
+  // Read as Latin-1 (src/runtime/scriptCache.ts): any other character would be misread.
+  assert.doesNotMatch(code, /[^\0-\x7f]/, 'ASCII only');
   // A script has no dynamic import (src/runtime/scriptCache.ts): ssh2 is required when a tunnel opens.
   assert.doesNotMatch(code, /\bimport\(/, 'a dynamic import');
   assert.deepEqual(
