@@ -59,7 +59,8 @@ if (isCacheFill()) {
     const { extractor, saveCache } = await loadExtractor(cacheFolders);
     // This file is the output worker's script too: its thread runs the command's entry.
     process.exitCode = await extractor.main({ outputWorkerScript: new URL(import.meta.url), command });
-    // After the work, so that the cache holds the functions it called (a first run pays the write).
-    saveCache();
+    // After the work, so that the cache holds the functions it called (a first run pays the write);
+    // after a run that extracted, not one that stopped early with less of them compiled.
+    if (process.exitCode === 0 && command.kind === 'run') saveCache();
   }
 }
