@@ -161,6 +161,25 @@ test('--fill-compile-cache loads the extractor and the output worker, runs a sam
   }
 });
 
+test("the extractor's code cache is written by the first extraction that succeeds, not by validate or a failed run", async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cache-'));
+  const good = makeDataDir({
+    parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } },
+  });
+  const bad = makeDataDir({ parameters: { api: { baseUrl: 'not a url' }, config: { jobs: [{ endpoint: 'items' }] } } });
+  const env = { PATH: process.env['PATH'] ?? '', TMPDIR: tmp };
+  const scriptCaches = (): string[] => fs.readdirSync(path.join(tmp, 'node-compile-cache')).filter((f) => f.endsWith('.v8cache'));
+  try {
+    await promisify(execFile)(process.execPath, [CLI, 'validate'], { env: { ...env, KBC_DATADIR: good }, encoding: 'utf8' });
+    await assert.rejects(promisify(execFile)(process.execPath, [CLI], { env: { ...env, KBC_DATADIR: bad }, encoding: 'utf8' }));
+    assert.deepEqual(scriptCaches(), []);
+    await promisify(execFile)(process.execPath, [CLI], { env: { ...env, KBC_DATADIR: good }, encoding: 'utf8' });
+    assert.equal(scriptCaches().length, 1);
+  } finally {
+    for (const dir of [tmp, good, bad]) fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a cache folder that cannot be created does not stop the run (Node alone would loop creating it)', {
   skip: !fs.existsSync('/proc/self'),
 }, async () => {
