@@ -1,6 +1,7 @@
 /**
  * Second step of `npm run build` (after `tsc -p tsconfig.build.json`): bundles the extractor,
- * dist/extractor.js and everything it imports, into that one file, in place; and the same for the
+ * dist/extractor.js and everything it imports, into one CommonJS script, dist/extractor.cjs (run
+ * with a code cache made after the run: src/runtime/scriptCache.ts); and, in place, the same for the
  * output worker's code (dist/outputWorker/entry.js, loaded by src/cli.ts in the worker's thread):
  * the worker's bundle leaves out the HTTP stack, the logger and the validators (measured: ~15 ms
  * to load it in a fresh thread, ~45–60 ms for the whole extractor bundle). The command's entry,
@@ -9,7 +10,7 @@
  *
  * Why: loading ~100 ES modules and winston's CommonJS tree (since dropped) file by file was most of the
  * extractor's start-up; one file with V8's compile cache (enabled by src/cli.ts) loads in a
- * fraction of that. A plain run loads dist/cli.js and dist/extractor.js and no other file of ours.
+ * fraction of that. A plain run loads dist/cli.js and dist/extractor.cjs and no other file of ours.
  * The rest of dist/ stays as tsc wrote it: the mock server and the platform client run unbundled,
  * and so can the sources (`node src/cli.ts`).
  *
