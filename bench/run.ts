@@ -21,7 +21,8 @@
  *   Tiny job       one request of 10 records: median wall time / the median of `node -e 0`,
  *                  interleaved (most scheduled jobs are this small: start-up is their cost).
  *
- * Options: --quick (smaller P2 and P3, for a smoke run). The last line printed is
+ * Options: --quick (smaller P2 and P3, for a smoke run); --tiny (the tiny job alone, ~10 s: the
+ * start-up work measures with it, its last line `bench: tiny_ratio=… tiny_peak_rss_mb=…`). The last line printed is
  *   bench: p1_ratio=X p1_peak_rss_mb=… p2_peak_rss_mb=Y p2_growth=Z p3_speedup=W p3_peak_rss_mb=…
  *          p4_time_ratio=… p4_429_share=… p5_speedup=… tiny_ratio=… tiny_peak_rss_mb=…
  */
@@ -34,6 +35,7 @@ import readline from 'node:readline';
 const root = path.resolve(import.meta.dirname, '..');
 const node = process.execPath;
 const quick = process.argv.includes('--quick');
+const tinyOnly = process.argv.includes('--tiny');
 const P1_TOTAL = 100_000;
 const P2_TOTAL = quick ? 200_000 : 1_000_000;
 const P3_IDS = quick ? 200 : 1000;
@@ -201,6 +203,28 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const fmt = (n: number, d = 2): string => n.toFixed(d);
 
 if (!fs.existsSync(path.join(root, 'dist', 'cli.js'))) throw new Error('dist/cli.js missing: run `npm run build` first');
+
+/** `--tiny`: the tiny job alone, as the full bench measures it (the same function, the same rounds). */
+async function tinyOnlyBench(): Promise<void> {
+  const server = await startServer();
+  let dirs: string[] = [];
+  try {
+    const tiny = await tinyCase(server.base);
+    dirs = tiny.dirs;
+    console.log(
+      `node -e 0 ${fmt(tiny.nodeMs / 1000, 3)} s, tiny job ${fmt(tiny.tinyMs / 1000, 3)} s (medians of ${TINY_ROUNDS}, interleaved)`,
+    );
+    console.log(`bench: tiny_ratio=${fmt(tiny.tinyMs / tiny.nodeMs)} tiny_peak_rss_mb=${fmt(tiny.tinyRssMb, 0)}`);
+  } finally {
+    server.stop();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (tinyOnly) {
+  await tinyOnlyBench();
+  process.exit(0);
+}
 const benchStarted = performance.now();
 const server = await startServer();
 const rows: string[][] = [['case', 'wall s', 'peak RSS MB', 'notes']];

@@ -1,6 +1,7 @@
 /**
  * Second step of `npm run build` (after `tsc -p tsconfig.build.json`): bundles the extractor,
- * dist/extractor.js and everything it imports, into that one file, in place; and the same for the
+ * dist/extractor.js and everything it imports, into one CommonJS script, dist/extractor.cjs (run
+ * with a code cache made after the run: src/runtime/scriptCache.ts); and, in place, the same for the
  * output worker's code (dist/outputWorker/entry.js, loaded by src/cli.ts in the worker's thread):
  * the worker's bundle leaves out the HTTP stack, the logger and the validators (measured: ~15 ms
  * to load it in a fresh thread, ~45–60 ms for the whole extractor bundle). The command's entry,
@@ -9,7 +10,7 @@
  *
  * Why: loading ~100 ES modules and winston's CommonJS tree (since dropped) file by file was most of the
  * extractor's start-up; one file with V8's compile cache (enabled by src/cli.ts) loads in a
- * fraction of that. A plain run loads dist/cli.js and dist/extractor.js and no other file of ours.
+ * fraction of that. A plain run loads dist/cli.js and dist/extractor.cjs and no other file of ours.
  * The rest of dist/ stays as tsc wrote it: the mock server and the platform client run unbundled,
  * and so can the sources (`node src/cli.ts`).
  *
@@ -29,6 +30,7 @@ const DIST = path.join(ROOT, 'dist');
 export const ENTRY = path.join(DIST, 'extractor.js');
 export const WORKER_ENTRY = path.join(DIST, 'outputWorker', 'entry.js');
 export const CLI_ENTRY = path.join(DIST, 'cli.js');
+export const EXTRACTOR_BUNDLE = path.join(DIST, 'extractor.cjs');
 
 /** Refuses a module of dist/ that reads its own `import.meta` (it would get the bundle's). */
 const noOwnImportMeta: Plugin = {
@@ -78,6 +80,22 @@ const builtinsWithoutFacade: Plugin = {
 };
 
 /**
+ * ssh2 (outside the bundle) is imported when a tunnel opens. A script run by `vm.Script`, as the
+ * extractor's bundle is (src/runtime/scriptCache.ts), has no dynamic `import()` without Node's
+ * experimental flags, so in that bundle the import becomes a `require` of the same package
+ * (ssh2 is CommonJS: the same exports, the same module instance).
+ */
+const sshByRequire: Plugin = {
+  name: 'ssh2-by-require',
+  setup(b) {
+    b.onResolve({ filter: /^ssh2$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: 'ssh2', namespace: 'ssh2-by-require' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'ssh2-by-require' }, () => ({ contents: 'module.exports = require("ssh2");', loader: 'js' }));
+  },
+};
+
+/**
  * Builtins loaded on the first call of one of their functions: node:crypto is ~5–10 ms of a start
  * (its ~20 internal modules), and a run hashes only with child jobs, long column names, hash
  * functions or signing. Only their functions are exported (no default, no values, no classes), so
@@ -102,6 +120,19 @@ function builtinModule(id: string): string {
   return `const m = process.getBuiltinModule(${quoted});\nexport default m;\nexport const { ${names.filter(plainValue).join(', ')} } = m;\n`;
 }
 
+/**
+ * Rewrites `file` in ASCII: esbuild escapes every other character of the code (its default
+ * charset), but keeps the ones of the comments it keeps. One of them makes the whole source a
+ * two-byte string, twice the memory and slower to read; src/runtime/scriptCache.ts reads the
+ * extractor's bundle as Latin-1, one byte per character. Escaped as `\uXXXX` (UTF-16 units),
+ * which would also mean the same character in a string or a regular expression.
+ */
+function asciiOnly(file: string): void {
+  const source = fs.readFileSync(file, 'utf8');
+  const escaped = source.replace(/[^\0-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (escaped !== source) fs.writeFileSync(file, escaped);
+}
+
 export async function bundle(): Promise<void> {
   for (const entry of [ENTRY, WORKER_ENTRY, CLI_ENTRY]) {
     if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run tsc -p tsconfig.build.json first`);
@@ -116,14 +147,24 @@ export async function bundle(): Promise<void> {
     target: 'node24',
     logLevel: 'warning',
   } as const;
-  const result = await build({
+  // Each bundle whole (no shared chunks): a thread loads one file.
+  const worker = await build({
     ...common,
-    // Each bundle whole (no shared chunks): a thread loads one file.
-    entryPoints: [ENTRY, WORKER_ENTRY].map((entry) => ({ in: entry, out: path.relative(DIST, entry).replace(/\.js$/, '') })),
-    external: ['ssh2'],
+    entryPoints: [{ in: WORKER_ENTRY, out: path.relative(DIST, WORKER_ENTRY).replace(/\.js$/, '') }],
     plugins: [builtinsWithoutFacade, noOwnImportMeta],
   });
-  if (result.errors.length > 0) throw new Error('esbuild failed');
+  // The extractor as a CommonJS script, which src/runtime/scriptCache.ts loads with a code cache
+  // made after a run; tsc's dist/extractor.js stays beside it, unbundled.
+  const extractor = await build({
+    ...common,
+    format: 'cjs',
+    entryPoints: [{ in: ENTRY, out: path.basename(EXTRACTOR_BUNDLE, '.cjs') }],
+    outExtension: { '.js': '.cjs' },
+    external: ['ssh2'],
+    plugins: [sshByRequire, builtinsWithoutFacade, noOwnImportMeta],
+  });
+  if (worker.errors.length > 0 || extractor.errors.length > 0) throw new Error('esbuild failed');
+  asciiOnly(EXTRACTOR_BUNDLE);
   const cli = await build({
     ...common,
     entryPoints: [{ in: CLI_ENTRY, out: 'cli' }],

@@ -1,9 +1,10 @@
 /**
  * The extractor behind the command (src/cli.ts): `validate`, `plan`, or `run` — which, as on the
  * platform, is a sync action when config.json's `action` names one, else an extraction with the
- * command's heap settings. The build bundles this file and all it imports into one module
- * (scripts/bundle.ts). Importing it starts nothing: `cli.js --fill-compile-cache` loads it
- * without running it.
+ * command's heap settings. The build bundles this file and all it imports into one CommonJS
+ * script (scripts/bundle.ts, dist/extractor.cjs). Importing it starts nothing:
+ * `cli.js --fill-compile-cache` loads it and calls `run` on a sample of its own
+ * (src/runtime/cacheFill.ts).
  */
 import path from 'node:path';
 import { runSyncAction } from './actions/index.ts';
@@ -42,12 +43,16 @@ export async function main(options: MainOptions): Promise<number> {
   const memory = readMemoryLimits();
   const stopGuard = guardMemory(memory, (message) => endOutOfMemory(message, resolveDataDir(env)));
   try {
-    return await run({
+    const exitCode = await run({
       env,
       outputWorker: { script: options.outputWorkerScript, resourceLimits: workerResourceLimits(memory), ...(heap ? { heap } : {}) },
       ...strict,
       ...(command.limits !== undefined ? { limits: command.limits } : {}),
     });
+    // The run is over: V8's flags back to their defaults, which the code cache the command may
+    // write now must carry (src/runtime/scriptCache.ts).
+    heap?.suspend();
+    return exitCode;
   } finally {
     stopGuard();
   }

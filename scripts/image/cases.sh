@@ -60,7 +60,7 @@ case_compile_cache() {
   demo_data "$work/cache"
   NETWORK="container:$mock" FIGURES='' bash scripts/image/run.sh cache-debug "$work/cache" -e NODE_DEBUG_NATIVE=COMPILE_CACHE >/dev/null || rc=$?
   expect_rc cache-debug "$rc" 0
-  grep -q 'code cache for ESM file:///app/dist/extractor.js was accepted' "$LOGS/cache-debug.stderr" \
+  grep -q 'code cache for script /app/dist/extractor.cjs was accepted' "$LOGS/cache-debug.stderr" \
     || fail "compile cache: not read: $(grep -m3 'compile cache' "$LOGS/cache-debug.stderr")"
   podman run --rm --network=none --user "$RUN_UID:$RUN_UID" --read-only --tmpfs /tmp:rw,mode=1777,notmpcopyup \
     -v "$work/cache:/data:ro" --entrypoint sh "$IMAGE" -c '

@@ -13,9 +13,18 @@ import type { Logger } from '../logging/logger.ts';
 import type { SecretRegistry } from '../logging/redact.ts';
 import { bodyExcerpt, MAX_CONTEXT_BODY } from './bodyExcerpt.ts';
 import { displayUrl } from './prepared.ts';
+import { asciiFirst } from './url.ts';
 import type { ClientResponse } from './client.ts';
 
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Z}\n\r\t]*$/u;
+/**
+ * Letters, marks, digits, punctuation, symbols, separators, \n \r \t. Through an ASCII twin for an
+ * ASCII body (`asciiFirst`): together the classes' ASCII members are exactly U+0020–U+007E.
+ */
+export const PRINTABLE_SOURCE = String.raw`^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Z}\n\r\t]*$`;
+export const PRINTABLE_ASCII_MEMBERS: Readonly<Record<string, string>> = {
+  '\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}\\p{Z}': String.raw`\x20-\x7e`,
+};
+const PRINTABLE = asciiFirst(PRINTABLE_SOURCE, PRINTABLE_ASCII_MEMBERS);
 
 /** First 120 bytes of the body, or nothing when it is empty or not printable (Guzzle's summary). */
 function bodySummary(body: Buffer): string | undefined {

@@ -17,24 +17,33 @@ export const ASCII_MEMBERS: Readonly<Record<string, string>> = { '\\p{L}': 'A-Za
 const ASCII_ONLY = /^[\0-\x7f]*$/;
 
 /**
- * `pattern` tested through an ASCII twin when the text is ASCII, as nearly every URL is: a
- * `\p{…}` class builds its ICU set when first used, 1–2.5 ms of a one-request job in CPU
- * profiles (issue 28). The twin is the pattern with each class replaced by its ASCII members.
+ * The pattern `source` (a Unicode one, flag `u`) tested through an ASCII twin when the text is
+ * ASCII, as nearly every URL is: a `\p{…}` class builds its ICU set when the expression is
+ * created and when first used, 1–2.5 ms of a one-request job in CPU profiles (issue 28), so the
+ * Unicode expression is created only for a text that needs it. The twin is the pattern with each
+ * class replaced by its ASCII members. Exported for the other printable-text checks of http/.
  */
-function asciiFirst(pattern: RegExp): { test(text: string): boolean } {
-  let source = pattern.source;
-  for (const [unicode, ascii] of Object.entries(ASCII_MEMBERS)) source = source.replaceAll(unicode, ascii);
-  const twin = new RegExp(source, pattern.flags);
-  return { test: (text) => (ASCII_ONLY.test(text) ? twin : pattern).test(text) };
+export function asciiFirst(source: string, members: Readonly<Record<string, string>> = ASCII_MEMBERS): { test(text: string): boolean } {
+  let asciiSource = source;
+  for (const [unicode, ascii] of Object.entries(members)) asciiSource = asciiSource.replaceAll(unicode, ascii);
+  const twin = new RegExp(asciiSource, 'u');
+  let unicode: RegExp | undefined;
+  return {
+    test: (text) => {
+      if (ASCII_ONLY.test(text)) return twin.test(text);
+      unicode ??= new RegExp(source, 'u');
+      return unicode.test(text);
+    },
+  };
 }
 
-const USER_PART = asciiFirst(/^(?:[_.\p{L}\p{N}-]|%[0-9A-Fa-f]{2})+$/u);
-const HOST_CHARS = asciiFirst(/^[\p{L}\p{N}\p{S}\-_.]+$/u);
-const LN = asciiFirst(/^[\p{L}\p{N}]$/u);
+const USER_PART = asciiFirst(String.raw`^(?:[_.\p{L}\p{N}-]|%[0-9A-Fa-f]{2})+$`);
+const HOST_CHARS = asciiFirst(String.raw`^[\p{L}\p{N}\p{S}\-_.]+$`);
+const LN = asciiFirst(String.raw`^[\p{L}\p{N}]$`);
 const PORT = /^:[0-9]+$/;
-const PATH_PART = asciiFirst(/^(?:[\p{L}\p{N}\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/u);
-const QUERY_PART = asciiFirst(/^(?:[\p{L}\p{N}\-._~!$&'[\]()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/u);
-const FRAGMENT_PART = asciiFirst(/^(?:[\p{L}\p{N}\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/u);
+const PATH_PART = asciiFirst(String.raw`^(?:[\p{L}\p{N}\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$`);
+const QUERY_PART = asciiFirst(String.raw`^(?:[\p{L}\p{N}\-._~!$&'[\]()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$`);
+const FRAGMENT_PART = asciiFirst(String.raw`^(?:[\p{L}\p{N}\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$`);
 
 /**
  * The domain alternative of the validator: `[\pL\pN\pS\-_.]+(\.?([\pL\pN]|xn--[\pL\pN-]+)+\.?)`,

@@ -54,20 +54,32 @@ function copyShippedCache(shipped: string, dir: string): void {
   }
 }
 
+/** Where code caches are read and written (src/runtime/scriptCache.ts keeps the extractor's there too). */
+export interface CacheFolders {
+  /** This process's cache folder: read first, and written. */
+  writable: string;
+  /** The image's cache (EX_GENERIC_COMPILE_CACHE), read-only for a job: read after `writable`. */
+  shipped?: string;
+}
+
 /**
- * Turns the cache on for the modules loaded from now on; without a usable folder, does nothing.
- * `fill` (the image build's `--fill-compile-cache`) writes into the shipped cache itself.
+ * Turns the cache on for the modules loaded from now on and returns its folders; without a usable
+ * folder, does nothing and returns undefined. `fill` (the image build's `--fill-compile-cache`)
+ * writes into the shipped cache itself.
  */
-export function enableCompileCache(fill = false): void {
+export function enableCompileCache(fill = false): CacheFolders | undefined {
   try {
-    // NODE_COMPILE_CACHE, when set, is Node's own business (it reads it before any of our code).
-    if (process.env['NODE_COMPILE_CACHE'] !== undefined) return;
     const shipped = process.env['EX_GENERIC_COMPILE_CACHE'] || undefined;
+    // NODE_COMPILE_CACHE, when set, is Node's own business (it reads it before any of our code).
+    const own = process.env['NODE_COMPILE_CACHE'];
+    if (own !== undefined) return own === '' ? undefined : { writable: own, ...(shipped ? { shipped } : {}) };
     const dir = cacheDir(fill && shipped !== undefined ? shipped : path.join(os.tmpdir(), 'node-compile-cache'));
-    if (dir === undefined) return;
+    if (dir === undefined) return undefined;
     if (!fill && shipped !== undefined) copyShippedCache(shipped, dir);
     module.enableCompileCache(dir);
+    return { writable: dir, ...(!fill && shipped !== undefined ? { shipped } : {}) };
   } catch {
     // No usable cache directory: run without the cache.
+    return undefined;
   }
 }

@@ -10,9 +10,9 @@
 import { OUTPUT_WORKER_ARG } from '../outputWorker/protocol.ts';
 
 /**
- * The image build runs the command with this argument: it loads the extractor and the output
- * worker's code without running them, so that every job's fresh container starts with a filled
- * compile cache (src/runtime/compileCache.ts).
+ * The image build runs the command with this argument: it loads the extractor (and runs a sample
+ * extraction, src/runtime/cacheFill.ts) and the output worker's code, so that every job's fresh
+ * container starts with a filled compile cache (src/runtime/compileCache.ts).
  */
 export const FILL_COMPILE_CACHE_ARG = '--fill-compile-cache';
 

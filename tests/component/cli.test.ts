@@ -1,5 +1,5 @@
 /**
- * The built command (the bundle `dist/cli.js` → the bundle `dist/extractor.js`, scripts/bundle.ts):
+ * The built command (the bundle `dist/cli.js` → the bundle `dist/extractor.cjs`, scripts/bundle.ts):
  * what a run loads. Start-up cost is mostly module loading, so these checks keep the heavy parts out of
  * a plain run: one bundle file, ssh2 only when `sshProxy` is configured, no ajv compiler; and the
  * compile cache that the image fills at build time is the one a run uses.
@@ -17,7 +17,7 @@ import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
-const BUNDLE = path.join(ROOT, 'dist', 'extractor.js');
+const BUNDLE = path.join(ROOT, 'dist', 'extractor.cjs');
 const WORKER_BUNDLE = path.join(ROOT, 'dist', 'outputWorker', 'entry.js');
 
 let api: TestServer;
@@ -26,20 +26,30 @@ before(async () => {
 });
 after(() => api.close());
 
-test('dist/extractor.js is one bundle: no relative imports, ssh2 only as a dynamic import', () => {
+test('dist/extractor.cjs is one bundle: no relative imports, ssh2 only when a tunnel opens', () => {
   assert.ok(fs.existsSync(BUNDLE), `${BUNDLE} is missing: run npm run build`);
   const code = fs.readFileSync(BUNDLE, 'utf8');
-  assert.doesNotMatch(code, /\bfrom\s*["']\.\.?\//, 'a static import of another dist/ file');
+  assert.doesNotMatch(code, /\b(from\s*|require\()["']\.\.?\//, 'a static import of another dist/ file');
   assert.doesNotMatch(code, /\bfrom\s*["']ssh2["']/, 'a static import of ssh2');
-  assert.match(code, /\bimport\(\s*["']ssh2["']\s*\)/, 'ssh2 imported when a tunnel opens');
+  // Read as Latin-1 (src/runtime/scriptCache.ts): any other character would be misread.
+  assert.doesNotMatch(code, /[^\0-\x7f]/, 'ASCII only');
+  // A script has no dynamic import (src/runtime/scriptCache.ts): ssh2 is required when a tunnel opens.
+  assert.doesNotMatch(code, /\bimport\(/, 'a dynamic import');
+  assert.deepEqual(
+    [...code.matchAll(/.*\brequire_ssh2\(\).*/g)].map((m) => m[0].trim()),
+    ['var loadSsh2 = () => ssh2 ??= Promise.resolve().then(() => __toESM(require_ssh2(), 1));'],
+    'ssh2 required when a tunnel opens, and only then',
+  );
 });
 
-test('dist/cli.js is one bundle: the compile cache and the dispatch inside, the extractor and the worker imported when needed', () => {
+test('dist/cli.js is one bundle: the compile cache and the dispatch inside, the extractor and the worker loaded when needed', () => {
   const code = fs.readFileSync(CLI, 'utf8');
   assert.ok(code.startsWith('#!/usr/bin/env node\n'), 'the npm bin needs its shebang');
   assert.doesNotMatch(code, /\bfrom\s*["']\.\.?\//, 'a static import of another dist/ file');
   const dynamic = [...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
+  // ./extractor.js: the sources' fallback when there is no bundle (src/cli.ts); dist always has one.
   assert.deepEqual([...new Set(dynamic)].sort(), ['./extractor.js', './outputWorker/entry.js']);
+  assert.match(code, /new URL\("\.\/extractor\.cjs", import\.meta\.url\)/);
 });
 
 test('the output worker has a bundle of its own, without the HTTP stack, the logger or the validators', () => {
@@ -77,7 +87,8 @@ registerHooks({ load(url, context, next) { if (url.startsWith('file:')) fs.appen
       .trim()
       .split('\n')
       .map((u) => path.relative(ROOT, new URL(u).pathname));
-    assert.deepEqual(loaded, ['dist/cli.js', 'dist/extractor.js']);
+    // The extractor's bundle is read as a script (src/runtime/scriptCache.ts), not through the loader.
+    assert.deepEqual(loaded, ['dist/cli.js']);
     assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -118,7 +129,7 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(list)}, process.modul
   }
 });
 
-test('--fill-compile-cache loads the extractor and the output worker without running them, and a run then uses that cache', async () => {
+test('--fill-compile-cache loads the extractor and the output worker, runs a sample, and a run then uses that cache', async () => {
   // The image's /tmp: the cache lives under os.tmpdir().
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cache-'));
   const dir = makeDataDir({
@@ -129,12 +140,17 @@ test('--fill-compile-cache loads the extractor and the output worker without run
     const fill = await promisify(execFile)(process.execPath, [CLI, '--fill-compile-cache'], { env, encoding: 'utf8' });
     assert.equal(fill.stdout + fill.stderr, '');
     assert.ok(fs.readdirSync(path.join(tmp, 'node-compile-cache'), { recursive: true }).length > 1, 'a cache entry was written');
+    // The fill's sample extraction (src/runtime/cacheFill.ts) leaves its data folder nowhere.
+    assert.deepEqual(
+      fs.readdirSync(path.join(tmp, 'node-compile-cache')).filter((name) => name.startsWith('fill-')),
+      [],
+    );
     // Node reports on its compile cache with NODE_DEBUG_NATIVE; a rejected cache (other V8 flags at load) would be rebuilt.
     const run = await promisify(execFile)(process.execPath, [CLI], {
       env: { ...env, KBC_DATADIR: dir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', EX_GENERIC_OUTPUT_WORKER: 'always' },
       encoding: 'utf8',
     });
-    assert.match(run.stderr, /code cache for ESM file:\S+\/dist\/extractor\.js was accepted/);
+    assert.match(run.stderr, /code cache for script \S+\/dist\/extractor\.cjs was accepted/);
     // The worker starts after the run has set its heap flags: they are V8's defaults again while
     // it loads, so its code caches (this one, and Node's own) match (src/runtime/heapTuning.ts).
     assert.match(run.stderr, /code cache for ESM file:\S+\/dist\/outputWorker\/entry\.js was accepted/);
@@ -142,6 +158,25 @@ test('--fill-compile-cache loads the extractor and the output worker without run
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the extractor's code cache is written by the first extraction that succeeds, not by validate or a failed run", async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cache-'));
+  const good = makeDataDir({
+    parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } },
+  });
+  const bad = makeDataDir({ parameters: { api: { baseUrl: 'not a url' }, config: { jobs: [{ endpoint: 'items' }] } } });
+  const env = { PATH: process.env['PATH'] ?? '', TMPDIR: tmp };
+  const scriptCaches = (): string[] => fs.readdirSync(path.join(tmp, 'node-compile-cache')).filter((f) => f.endsWith('.v8cache'));
+  try {
+    await promisify(execFile)(process.execPath, [CLI, 'validate'], { env: { ...env, KBC_DATADIR: good }, encoding: 'utf8' });
+    await assert.rejects(promisify(execFile)(process.execPath, [CLI], { env: { ...env, KBC_DATADIR: bad }, encoding: 'utf8' }));
+    assert.deepEqual(scriptCaches(), []);
+    await promisify(execFile)(process.execPath, [CLI], { env: { ...env, KBC_DATADIR: good }, encoding: 'utf8' });
+    assert.equal(scriptCaches().length, 1);
+  } finally {
+    for (const dir of [tmp, good, bad]) fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 

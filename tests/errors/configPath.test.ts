@@ -1,7 +1,7 @@
 /** Config paths are built in one place: keys that are not plain names are written `["key"]`. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { childPath, itemPath } from '../../src/errors/configPath.ts';
+import { childPath, itemPath, PLAIN_ASCII_KEY, PLAIN_KEY_SOURCE } from '../../src/errors/configPath.ts';
 
 test('plain keys with a dot, others in brackets as JSON strings', () => {
   assert.equal(childPath('parameters.api.http.headers', 'X-Api-Key'), 'parameters.api.http.headers.X-Api-Key');
@@ -20,4 +20,14 @@ test('list entries by index; a map used as a list by its quoted key', () => {
   assert.equal(itemPath('parameters.config.jobs', 0), 'parameters.config.jobs[0]');
   assert.equal(itemPath('parameters.config.jobs', '3'), 'parameters.config.jobs[3]');
   assert.equal(itemPath('parameters.config.jobs', 'users'), 'parameters.config.jobs["users"]');
+});
+
+test('the ASCII twin of the plain-key pattern agrees with the Unicode one on every ASCII character', () => {
+  const unicode = new RegExp(PLAIN_KEY_SOURCE, 'u');
+  for (let c = 0; c < 128; c++) {
+    const ch = String.fromCharCode(c);
+    for (const key of [ch, `a${ch}b`]) assert.equal(PLAIN_ASCII_KEY.test(key), unicode.test(key), JSON.stringify(key));
+  }
+  assert.equal(childPath('p', 'clé'), 'p.clé');
+  assert.equal(childPath('p', 'a\u200bb'), 'p["a\u200bb"]', 'a format character (\\p{C}) outside ASCII');
 });
