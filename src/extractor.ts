@@ -46,6 +46,7 @@ export async function main(options: MainOptions): Promise<number> {
     const exitCode = await run({
       env,
       outputWorker: { script: options.outputWorkerScript, resourceLimits: workerResourceLimits(memory), ...(heap ? { heap } : {}) },
+      endsProcess: true,
       ...strict,
       ...(command.limits !== undefined ? { limits: command.limits } : {}),
     });

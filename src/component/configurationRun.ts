@@ -63,7 +63,7 @@ export async function runConfiguration(configuration: Configuration, run: RunCon
   try {
     await runner.run();
   } finally {
-    transport.close();
+    transport.close(!run.endsProcess);
     // The effective rate per host whose requests were paced or answered 429 (docs/rate-limits.md).
     for (const line of client.rateLimiter.summary()) logger.info(line);
   }

@@ -19,6 +19,7 @@ import { getPaginationMethod } from '../pagination/registry.ts';
 import { member } from '../php/value.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { HIDDEN, isCredentialKey } from '../logging/redact.ts';
+import { writeStdout } from '../logging/stdoutWriter.ts';
 import { createSshTunnel } from '../ssh/index.ts';
 import { sshProxyOf } from '../ssh/options.ts';
 import { configurationsOf, preflightChecks, prepareConfiguration, strictFromEnv, type PreparedConfiguration } from './checks.ts';
@@ -207,7 +208,7 @@ export function plan(options: DryRunOptions = {}): Promise<number> {
 async function dryRun(plan: boolean, options: DryRunOptions): Promise<number> {
   const env = options.env ?? process.env;
   const nowMs = options.nowMs ?? Date.now;
-  const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));
+  const write = options.write ?? ((line: string) => writeStdout(`${line}\n`));
   const logger = createLogger({ write });
   const dataDir = resolveDataDir(env);
   try {

@@ -36,6 +36,8 @@ export interface RunOptions {
   strict?: boolean;
   /** A test read (--max-pages, --max-records): tables written, no state. */
   limits?: RunLimits;
+  /** The process ends with the run (the command): idle sockets are left to its end (src/http/transport.ts). */
+  endsProcess?: boolean;
 }
 
 /** The data folder's configuration as read by the command (config.json, spec 01 §1.2). */
@@ -64,6 +66,7 @@ export interface RunContext {
   readonly limits: RunLimits | undefined;
   /** Origins warned about withheld credentials (issue 19 #2): one WARNING per origin per run. */
   readonly withheldFrom: Set<string>;
+  readonly endsProcess: boolean;
 }
 
 /**
@@ -106,6 +109,7 @@ export function startRun(lifecycle: Lifecycle, input: RunInput, options: RunOpti
     outputOffload,
     limits: options.limits,
     withheldFrom: new Set<string>(),
+    endsProcess: options.endsProcess === true,
   };
   return { run, configurations };
 }

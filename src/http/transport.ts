@@ -186,9 +186,19 @@ export class Transport {
     return this.httpsAgent;
   }
 
-  close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent?.destroy();
+  /**
+   * Ends the sockets. `idleToo: false` (the command, whose process ends with the run) leaves the
+   * idle keep-alive ones to the process's end: Node's agent has unref'd them, so they hold nothing
+   * open, and destroying a socket creates `process.stderr` (net's `_destroy` compares against it),
+   * a stream the run never writes to (docs/performance.md, "Small jobs, round three"). Sockets
+   * still in use are always destroyed.
+   */
+  close(idleToo = true): void {
+    for (const agent of [this.httpAgent, this.httpsAgent]) {
+      if (agent === undefined) continue;
+      if (idleToo) agent.destroy();
+      else for (const sockets of Object.values(agent.sockets)) for (const socket of sockets ?? []) socket.destroy();
+    }
   }
 
   send(req: WireRequest): Promise<WireResponse> {

@@ -8,6 +8,7 @@
 import { logJson } from '../php/jsonEncode.ts';
 import { SecretRegistry } from './redact.ts';
 import { count } from './runStats.ts';
+import { writeStdout } from './stdoutWriter.ts';
 
 export const LEVELS = { emergency: 0, alert: 1, critical: 2, error: 3, warning: 4, notice: 5, info: 6, debug: 7 } as const;
 export type LevelName = keyof typeof LEVELS;
@@ -63,7 +64,8 @@ const MAX_TRACKED_WARNINGS = 10_000;
 
 export function createLogger(options: LoggerOptions = {}): RunLogger {
   const secrets = new SecretRegistry();
-  const write = options.write ?? ((line: string) => process.stdout.write(line + '\n'));
+  // Without creating `process.stdout` (src/logging/stdoutWriter.ts).
+  const write = options.write ?? ((line: string) => writeStdout(`${line}\n`));
   let current: LevelName = options.level ?? 'debug';
   const log = (level: LevelName) => (message: string, context?: Record<string, unknown>) => {
     if (LEVELS[level] > LEVELS[current]) return;

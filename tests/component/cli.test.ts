@@ -129,6 +129,40 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(list)}, process.modul
   }
 });
 
+test('a plain one-request run creates neither process.stdout nor process.stderr: its lines go to fd 1 directly', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cli-'));
+  // The hook notes who reads the two getters (creating the stream is their first read), and
+  // reads neither itself.
+  const hook = path.join(tmp, 'hook.mjs');
+  const list = path.join(tmp, 'streams.txt');
+  fs.writeFileSync(
+    hook,
+    `const fs = process.getBuiltinModule('node:fs');
+const created = [];
+for (const name of ['stdout', 'stderr']) {
+  const own = Object.getOwnPropertyDescriptor(process, name);
+  Object.defineProperty(process, name, { configurable: true, enumerable: true, get() { created.push(name); return own.get.call(process); } });
+}
+process.on('exit', () => fs.writeFileSync(${JSON.stringify(list)}, created.join('\\n')));
+`,
+  );
+  const dir = makeDataDir({
+    parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } },
+  });
+  try {
+    const r = await promisify(execFile)(process.execPath, ['--import', hook, CLI], {
+      env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir },
+      encoding: 'utf8',
+    });
+    // Each stream's creation was measured at 1–3 ms of a one-request job (docs/performance.md, issue 28).
+    assert.equal(fs.readFileSync(list, 'utf8'), '');
+    assert.match(r.stdout, /logger\.INFO: Summary: 1 request .*\n.*logger\.INFO: Extractor finished successfully\. \[\] \[\]\n$/);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('--fill-compile-cache loads the extractor and the output worker, runs a sample, and a run then uses that cache', async () => {
   // The image's /tmp: the cache lives under os.tmpdir().
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cache-'));

@@ -51,3 +51,31 @@ test('a response whose headers are too large is not retried: one request, exit 1
   assert.equal(s.requests.length, 1);
   assert.match(r.lines.at(-1)!, /logger\.ERROR: .*Rejected the response headers: larger than 102400 bytes/);
 });
+
+test("close(false), a command's end: a request still in flight is ended, so the process is not held open", async () => {
+  let serverSide: Promise<void> | undefined;
+  let arrived!: () => void;
+  const requestArrived = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  // The server never answers: only the client's close can end the connection.
+  const s = await api((_req, res) => {
+    serverSide = new Promise((resolve) => res.socket?.on('close', () => resolve()));
+    arrived();
+  });
+  const transport = new Transport({ connectTimeoutMs: 5000, requestTimeoutMs: 60_000 });
+  const url = new URL(s.url);
+  const sent = transport.send({
+    method: 'GET',
+    scheme: 'http',
+    host: url.hostname,
+    port: Number(url.port),
+    target: '/',
+    headers: HeaderList.from([['Host', [url.host]]]),
+    body: undefined,
+  });
+  await requestArrived;
+  transport.close(false);
+  await assert.rejects(sent);
+  await serverSide;
+});
