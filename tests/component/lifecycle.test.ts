@@ -5,42 +5,12 @@
  * naming the action on stderr, and exits as an interrupted run does (143 / 130).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { makeDataDir } from '../helpers/dataDir.ts';
+import { runCliUntilSignal } from '../helpers/signalledRun.ts';
 import { startServer } from '../helpers/httpServer.ts';
-
-const CLI = path.resolve(import.meta.dirname, '..', '..', 'dist', 'cli.js');
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs dist/cli.js on `dir`, sends `signal` once `trigger` resolves; killed hard after 20 s. */
-async function runCli(dir: string, trigger: Promise<void>, signal: NodeJS.Signals): Promise<Exit> {
-  assert.ok(fs.existsSync(CLI), `${CLI} is missing: build first (npm run build)`);
-  const child = spawn(process.execPath, [CLI], {
-    env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, sig) => resolve({ code, signal: sig })),
-  );
-  const hard = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  void trigger.then(() => child.kill(signal));
-  const result = await exited;
-  clearTimeout(hard);
-  return { ...result, stdout, stderr };
-}
 
 for (const [signal, exitCode] of [
   ['SIGTERM', 143],
@@ -56,7 +26,7 @@ for (const [signal, exitCode] of [
       action: 'test_request',
       parameters: { __SELECTED_JOB: '0', config: { jobs: [{ endpoint: 'slow' }] }, api: { baseUrl: `${server.url}/` } },
     });
-    const exit = await runCli(dir, requestArrived, signal);
+    const exit = await runCliUntilSignal(dir, requestArrived, signal, 20_000);
     await server.close();
     assert.equal(exit.signal, null, 'the command handled the signal itself');
     assert.equal(exit.code, exitCode);
@@ -83,7 +53,7 @@ test('an extraction interrupted keeps its own words (the action handling applies
   const dir = makeDataDir({
     parameters: { api: { baseUrl: `${server.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'slow' }] } },
   });
-  const exit = await runCli(dir, requestArrived, 'SIGTERM');
+  const exit = await runCliUntilSignal(dir, requestArrived, 'SIGTERM', 20_000);
   await server.close();
   assert.equal(exit.code, 143);
   assert.match(exit.stdout, /logger\.ERROR: Extraction interrupted by SIGTERM; no tables or state were written\./);

@@ -5,53 +5,19 @@
  * builds dist/ first (pretest).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { makeDataDir } from '../helpers/dataDir.ts';
+import { runCliUntilSignal, type SignalledExit } from '../helpers/signalledRun.ts';
 import { outIsEmpty, sendJson, startFaultServer, strip, type FaultServer } from './helpers.ts';
 
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
 const servers: FaultServer[] = [];
 after(async () => {
   for (const s of servers) await s.close();
 });
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-/** Runs dist/cli.js on `dir`; sends `signal` once `trigger` resolves; kills it hard after 10 s. */
-async function runCli(dir: string, trigger: Promise<void>, signal: NodeJS.Signals): Promise<Exit> {
-  assert.ok(fs.existsSync(CLI), `${CLI} is missing: build first (npm run build)`);
-  const started = Date.now();
-  const child = spawn(process.execPath, [CLI], {
-    env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, sig) => resolve({ code, signal: sig })),
-  );
-  const hard = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  void trigger.then(() => child.kill(signal));
-  const { code, signal: got } = await exited;
-  clearTimeout(hard);
-  // Let the pipes drain.
-  await new Promise((r) => setImmediate(r));
-  return { code, signal: got, stdout, stderr, ms: Date.now() - started };
-}
-
-function assertInterrupted(dir: string, exit: Exit, signal: NodeJS.Signals): void {
+function assertInterrupted(dir: string, exit: SignalledExit, signal: NodeJS.Signals): void {
   assert.ok(exit.ms < 10_000, 'the run stopped on the signal (no SIGKILL needed)');
   assert.equal(exit.signal, null, 'the component handled the signal itself');
   assert.equal(exit.code, signal === 'SIGINT' ? 130 : 143);
@@ -104,7 +70,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         }
       }, 10);
     });
-    const exit = await runCli(dir, page2, signal);
+    const exit = await runCliUntilSignal(dir, page2, signal);
     assert.ok(s.requests.length >= 4, 'page 1 and its children were fetched before the signal');
     assert.ok(exit.stdout.includes('GET /api/users?page=2&limit=2 HTTP/1.1'));
     assertInterrupted(dir, exit, signal);
@@ -116,7 +82,7 @@ test('SIGTERM during a long Retry-After back-off stops at once', async () => {
   const s = await startFaultServer((_q, res) => sendJson(res, 503, { error: 'maintenance' }, { 'Retry-After': '600' }));
   servers.push(s);
   const dir = makeDataDir(config(`${s.url}/api/`));
-  const exit = await runCli(
+  const exit = await runCliUntilSignal(
     dir,
     s.arrived(1).then(() => new Promise((r) => setTimeout(r, 200))),
     'SIGTERM',
@@ -132,7 +98,7 @@ test('the built command fails cleanly without a signal too (exit 1, nothing writ
   const s = await startFaultServer((_q, res) => sendJson(res, 404, { error: 'nope' }));
   servers.push(s);
   const dir = makeDataDir(config(`${s.url}/api/`));
-  const exit = await runCli(dir, new Promise(() => {}), 'SIGTERM');
+  const exit = await runCliUntilSignal(dir, new Promise(() => {}), 'SIGTERM');
   assert.equal(exit.code, 1);
   assert.match(
     strip(exit.stdout.trimEnd().split('\n').at(-1)),
