@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CurlError } from '../../src/errors/CurlError.ts';
 import { HeaderList } from '../../src/http/headers.ts';
-import { Transport } from '../../src/http/transport.ts';
+import { Transport, type WireRequest } from '../../src/http/transport.ts';
 import { run } from '../helpers/dataDir.ts';
 import { serversClosedAfterTests } from '../helpers/httpServer.ts';
 
@@ -17,28 +17,30 @@ function bigHeaderServer() {
   });
 }
 
+/** `GET /` of the server at `url`, as the client hands it to the transport. */
+function getRoot(url: URL): WireRequest {
+  return {
+    method: 'GET',
+    scheme: 'http',
+    host: url.hostname,
+    port: Number(url.port),
+    target: '/',
+    headers: HeaderList.from([['Host', [url.host]]]),
+    body: undefined,
+  };
+}
+
 test('a 200 KB response header is "too large" (curl error 27), not an empty reply', async () => {
   const s = await bigHeaderServer();
   const transport = new Transport({ connectTimeoutMs: 5000, requestTimeoutMs: 5000 });
   const url = new URL(s.url);
   try {
-    await assert.rejects(
-      transport.send({
-        method: 'GET',
-        scheme: 'http',
-        host: url.hostname,
-        port: Number(url.port),
-        target: '/',
-        headers: HeaderList.from([['Host', [url.host]]]),
-        body: undefined,
-      }),
-      (error: unknown) => {
-        assert.ok(error instanceof CurlError);
-        assert.equal(error.curlCode, 27);
-        assert.equal(error.message, 'CURL error 27: Rejected the response headers: larger than 102400 bytes (max is 102400)');
-        return true;
-      },
-    );
+    await assert.rejects(transport.send(getRoot(url)), (error: unknown) => {
+      assert.ok(error instanceof CurlError);
+      assert.equal(error.curlCode, 27);
+      assert.equal(error.message, 'CURL error 27: Rejected the response headers: larger than 102400 bytes (max is 102400)');
+      return true;
+    });
   } finally {
     transport.close();
   }
@@ -65,15 +67,7 @@ test("close(false), a command's end: a request still in flight is ended, so the 
   });
   const transport = new Transport({ connectTimeoutMs: 5000, requestTimeoutMs: 60_000 });
   const url = new URL(s.url);
-  const sent = transport.send({
-    method: 'GET',
-    scheme: 'http',
-    host: url.hostname,
-    port: Number(url.port),
-    target: '/',
-    headers: HeaderList.from([['Host', [url.host]]]),
-    body: undefined,
-  });
+  const sent = transport.send(getRoot(url));
   await requestArrived;
   transport.close(false);
   await assert.rejects(sent);
