@@ -213,7 +213,6 @@ export class PlatformClient {
     if (filter.componentId !== undefined) query.append('componentId', filter.componentId);
     if (filter.configId !== undefined) query.append('configId', filter.configId);
     for (const status of filter.status ?? []) query.append('status[]', status);
-    for (const id of filter.ids ?? []) query.append('id[]', id);
     query.append('limit', String(filter.limit ?? 20));
     query.append('sortOrder', 'desc');
     const url = `${await this.getServiceUrl('queue')}/search/jobs?${query}`;
@@ -247,11 +246,7 @@ export class PlatformClient {
 
   #jobRecord(data: unknown, method: string, url: string): JobRecord {
     if (!isObject(data) || (typeof data['id'] !== 'string' && typeof data['id'] !== 'number') || typeof data['status'] !== 'string') {
-      throw new PlatformApiError(
-        `Unexpected response from ${method} ${url}: not a job record.`,
-        200,
-        this.redact(oneLine(JSON.stringify(data))),
-      );
+      throw this.#unexpected(method, url, data, 'not a job record');
     }
     if (typeof data['id'] === 'number') data['id'] = String(data['id']);
     return data as JobRecord;

@@ -178,19 +178,24 @@ function ownMessage(error: Error): string {
   return error.message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/s, '');
 }
 
-/** The command a list of words names (two words before one: `job log` before `job`). */
-function findCommand(words: string[]): { command: CommandSpec; rest: string[] } {
+/** The command the first words name (two words before one: `job log` before `job`), and how many words it took. */
+function lookupCommand(words: readonly string[]): { command: CommandSpec; words: number } | undefined {
   const two = COMMANDS.find((c) => c.name === `${words[0]} ${words[1]}`);
-  if (two) return { command: two, rest: words.slice(2) };
+  if (two) return { command: two, words: 2 };
   const one = COMMANDS.find((c) => c.name === words[0]);
-  if (one) return { command: one, rest: words.slice(1) };
+  return one ? { command: one, words: 1 } : undefined;
+}
+
+/** The command a list of words names, and the words after it. */
+function findCommand(words: string[]): { command: CommandSpec; rest: string[] } {
+  const found = lookupCommand(words);
+  if (found) return { command: found.command, rest: words.slice(found.words) };
   const typed = words[0] === 'config' || words[0] === 'job' ? `${words[0]} ${words[1] ?? ''}`.trim() : words[0]!;
   const near = nearest(
     typed,
     COMMANDS.map((c) => c.name),
   );
-  if (words[0] === 'config')
-    throw new CommandLineUsageError(`"config" needs "pull" or "push"${near && near !== 'config' ? ` (did you mean "${near}"?)` : ''}`);
+  if (words[0] === 'config') throw new CommandLineUsageError(`"config" needs "pull" or "push"${near ? ` (did you mean "${near}"?)` : ''}`);
   throw new CommandLineUsageError(`unknown command "${typed}"${near ? ` (did you mean "${near}"?)` : ''}`);
 }
 
@@ -201,8 +206,7 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
     parsed = parseAll(argv);
   } catch (e) {
     // The command, when the line starts with one, so the message points to that command's help.
-    const named = COMMANDS.find((c) => c.name === argv.slice(0, 2).join(' ')) ?? COMMANDS.find((c) => c.name === argv[0]);
-    throw new CommandLineUsageError(ownMessage(e as Error), named?.name);
+    throw new CommandLineUsageError(ownMessage(e as Error), lookupCommand(argv)?.command.name);
   }
   const { values, positionals } = parsed;
   if (positionals.length === 0) return { command: undefined, values, argument: undefined };

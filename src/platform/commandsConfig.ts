@@ -18,6 +18,7 @@ import {
 } from './configurations.ts';
 import { type CipherScope, encryptObject, encryptText, plainSecretPaths } from './encryption.ts';
 import { CommandLineUsageError } from './errors/CommandLineUsageError.ts';
+import { isObject } from './transport.ts';
 
 async function projectId(ctx: CliContext): Promise<string> {
   return ctx.values.project ?? (await ctx.client().verifyToken()).projectId;
@@ -57,8 +58,8 @@ function readJsonObject(file: string): Record<string, unknown> {
       `--file ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : 'not valid JSON'}; give a JSON file with the values to encrypt`,
     );
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UserError(`--file ${file}: must hold a JSON object`);
-  return data as Record<string, unknown>;
+  if (!isObject(data)) throw new UserError(`--file ${file}: must hold a JSON object`);
+  return data;
 }
 
 function address(ctx: CliContext): ConfigurationAddress {

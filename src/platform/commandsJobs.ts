@@ -7,6 +7,7 @@ import { CommandLineUsageError } from './errors/CommandLineUsageError.ts';
 import { allJobEvents, eventLine } from './events.ts';
 import { followJob } from './follow.ts';
 import type { CreateJobArgs, JobMode, JobRecord } from './types.ts';
+import { isObject } from './transport.ts';
 
 export function jobLine(job: JobRecord): string {
   return `job ${job.id}: ${job.status}${typeof job.url === 'string' && job.url !== '' ? ` ${job.url}` : ''}`;
@@ -49,9 +50,8 @@ function configDataOption(text: string): Record<string, unknown> {
   } catch {
     throw new CommandLineUsageError('--config-data must be a JSON object');
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data))
-    throw new CommandLineUsageError('--config-data must be a JSON object');
-  return data as Record<string, unknown>;
+  if (!isObject(data)) throw new CommandLineUsageError('--config-data must be a JSON object');
+  return data;
 }
 
 /** Waits for the job (printing its log lines in text mode), prints the final record; exit 0 only on success or warning. */

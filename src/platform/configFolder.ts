@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors/UserError.ts';
 import type { ConfigurationRecord } from './types.ts';
+import { isObject } from './transport.ts';
 
 export interface LocalRow {
   id: string;
@@ -28,10 +29,6 @@ export interface LocalConfiguration {
 
 /** Keys of config.json the platform injects at run time and never stores (06 §4): push drops them. */
 export const RUNTIME_ONLY_KEYS = ['image_parameters', 'action'] as const;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function readJson(file: string, what: string): Record<string, unknown> {
   let text: string;

@@ -6,6 +6,7 @@
  */
 import { UserError } from '../errors/UserError.ts';
 import type { ConfigurationRecord, CreateJobArgs, JobMode } from './types.ts';
+import { isObject } from './transport.ts';
 
 export interface PlannedJob {
   /** How the report names the job: `slice 2/4 (iterations 26–50)`, `row 7 "Shop A"`. */
@@ -18,10 +19,6 @@ export interface FanOutRequest {
   record: ConfigurationRecord;
   force: boolean;
   branch?: string;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function refuse(configPath: string, message: string): never {

@@ -57,7 +57,6 @@ export interface JobSearch {
   componentId?: string;
   configId?: string;
   status?: readonly string[];
-  ids?: readonly string[];
   /** Default 20. */
   limit?: number;
 }
