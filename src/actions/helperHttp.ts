@@ -203,11 +203,16 @@ export class HelperHttp {
     const sleep = (ms: number): Promise<void> =>
       new Promise((resolve, reject) => {
         if (ctx.signal.aborted) return reject(ctx.signal.reason);
-        const timer = setTimeout(resolve, ms);
-        ctx.signal.addEventListener('abort', () => {
+        // The listener goes with the pause: one left per pause made Node warn on stderr after 10.
+        const onAbort = (): void => {
           clearTimeout(timer);
           reject(ctx.signal.reason);
-        });
+        };
+        const timer = setTimeout(() => {
+          ctx.signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms);
+        ctx.signal.addEventListener('abort', onAbort, { once: true });
       });
     this.withRetries = new HttpClient({
       transport: this.transport,

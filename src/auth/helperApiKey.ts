@@ -4,13 +4,9 @@
  * whose value is exactly `{"attr": "#__AUTH_TOKEN"}`; the header wins when both exist.
  */
 import type { PreparedRequest } from '../http/prepared.ts';
+import { decodeQueryPart } from '../http/withhold.ts';
 import type { Value } from '../php/value.ts';
-import { type HelperDialect, registerHelperAuthMethod, replaceAuthHeader } from './helperRegistry.ts';
-
-function objectAt(v: Value | undefined, key: string): Map<string, Value> {
-  const found = v instanceof Map ? v.get(key) : undefined;
-  return found instanceof Map ? found : new Map();
-}
+import { type HelperDialect, objectAt, registerHelperAuthMethod, replaceAuthHeader } from './helperRegistry.ts';
 
 /** The entry whose value is exactly `{"attr": "#__AUTH_TOKEN"}`. */
 function tokenEntryName(entries: Map<string, Value>): string | undefined {
@@ -18,14 +14,6 @@ function tokenEntryName(entries: Map<string, Value>): string | undefined {
     if (v instanceof Map && v.size === 1 && v.get('attr') === '#__AUTH_TOKEN') return name;
   }
   return undefined;
-}
-
-function decodeQueryPart(s: string): string {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return s;
-  }
 }
 
 /** Sets or replaces one query parameter; the query is re-encoded, as `requests` does. */

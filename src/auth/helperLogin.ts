@@ -12,14 +12,10 @@ import {
   type HelperDialect,
   type HelperLoginRequest,
   type HelperLoginResponse,
+  objectAt,
   registerHelperAuthMethod,
   replaceAuthHeader,
 } from './helperRegistry.ts';
-
-function objectAt(v: Value | undefined, key: string): Map<string, Value> {
-  const found = v instanceof Map ? v.get(key) : undefined;
-  return found instanceof Map ? found : new Map();
-}
 
 /** The value at a dot path of the login response; only strings can be inserted (step 5). */
 function responseValue(body: Value, path: string, dialect: HelperDialect): string {

@@ -40,8 +40,6 @@ export interface HelperDialect {
 
 /** What a method reads: the UI builder's configuration. */
 export interface HelperAuthSource {
-  /** The method name (`config.__AUTH_METHOD`, else `api.authentication.type`). */
-  method: string;
   /** `parameters.config`, raw. */
   config: Map<string, Value>;
   /** `parameters.api`. */
@@ -107,7 +105,7 @@ const NO_AUTHENTICATION: HelperAuthenticator = { secrets: () => [], authenticate
  * The authenticator of a sync action's configuration (built for every action: a bad setup fails
  * even `perform_function`, as in the reference). An unknown name is the helper's ValueError.
  */
-export function createHelperAuthenticator(source: Omit<HelperAuthSource, 'method'>): HelperAuthenticator {
+export function createHelperAuthenticator(source: HelperAuthSource): HelperAuthenticator {
   const authentication = source.api.get('authentication');
   const configured = source.config.get('__AUTH_METHOD');
   const chosen = source.dialect.truthy(configured) ? configured : authentication instanceof Map ? authentication.get('type') : undefined;
@@ -115,7 +113,7 @@ export function createHelperAuthenticator(source: Omit<HelperAuthSource, 'method
   if (method === '' || method === 'custom') return { ...NO_AUTHENTICATION, method };
   const spec = methods.get(method);
   if (!spec) throw source.dialect.error('value', `Unsupported auth method: ${method}`);
-  return { ...spec.create({ ...source, method }), method };
+  return { ...spec.create(source), method };
 }
 
 /** Sets a header where it stands (or appends it), as `requests` updates its header dict; hidden in logs. */
@@ -129,4 +127,10 @@ export function appendHelperQuery(request: PreparedRequest, encoded: string): vo
   if (encoded === '') return;
   const query = request.url.query;
   request.url.query = query === undefined || query === '' ? encoded : `${query}?${encoded}`;
+}
+
+/** The object member `key` of a configuration value, or an empty object. */
+export function objectAt(v: Value | undefined, key: string): Map<string, Value> {
+  const found = v instanceof Map ? v.get(key) : undefined;
+  return found instanceof Map ? found : new Map();
 }

@@ -11,7 +11,7 @@ import { resolveUrl } from './url.ts';
 import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest, type RequestUrl } from './prepared.ts';
 import { retryDelayMs, shouldRetry, type RetryPolicy, waitEndsInTime } from './retry.ts';
 import { checkedRetryWait, sleepAtLeast } from './waits.ts';
-import { sameOrigin } from './origin.ts';
+import { originOf, sameOrigin } from './origin.ts';
 import { withholdCredentials } from './withhold.ts';
 import { urlWithUserinfo, userinfoAuthorization } from './userinfo.ts';
 import type { Transport, WireResponse } from './transport.ts';
@@ -206,7 +206,7 @@ export class HttpClient {
     options: SendOptions,
   ): Promise<WireResponse & { attempts: number; sent: PreparedRequest }> {
     const logger = options.logger ?? this.options.logger;
-    const host = `${request.url.scheme}://${request.url.host}:${request.url.port ?? defaultPort(request.url.scheme)}`;
+    const host = originOf(request.url);
     for (let retries = 0; ; retries++) {
       if (retries > 0 && this.options.beforeRetry) await this.options.beforeRetry();
       let response: WireResponse | undefined;

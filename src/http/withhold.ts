@@ -10,7 +10,8 @@
 import { PROTOCOL_HEADERS, type SecretRegistry, SENSITIVE_HEADERS } from '../logging/redact.ts';
 import type { PreparedRequest } from './prepared.ts';
 
-function decodeQueryPart(text: string): string {
+/** A query string's key or value as form decoding reads it (`+` is a space); text that is not valid percent-encoding stays as it is. */
+export function decodeQueryPart(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
