@@ -9,7 +9,7 @@ import type { IncrementalOutput } from '../config/outputOptions.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
 import { headerOnlyTables } from '../mapping/headerOnly.ts';
 import { MappingRouter } from '../mapping/router.ts';
-import { OutputStaging } from '../output/staging.ts';
+import type { OutputStaging } from '../output/staging.ts';
 import { pjson } from '../php/jsonEncode.ts';
 import { PhpArray } from '../php/value.ts';
 import { INCREMENTAL_MESSAGE } from './checks.ts';
@@ -88,8 +88,7 @@ export class BucketOutputs {
           if (output.bucket === null) staging.setManifest('', manifestJson(null, table, incremental));
           continue;
         }
-        staging.checkWritable(output.bucket, table);
-        staging.setManifest(OutputStaging.fileName(output.bucket, table), manifestJson(output.bucket, table, incremental, keys.get(table)));
+        staging.setManifest(staging.manifestName(output.bucket, table), manifestJson(output.bucket, table, incremental, keys.get(table)));
         if (incremental) this.adviseOnPrimaryKey(output.bucket, table, keys.get(table) ?? []);
       }
     }

@@ -51,6 +51,11 @@ function unwritableTable(file: string, problem: string): ApplicationError {
 /** The writer of a table that is not written (empty name): rows are counted nowhere. */
 const DROPPED: TableWriter = { write: () => {}, writeValues: () => {}, writeRendered: () => {} };
 
+/** A table's file name in `out/tables`: the bucket as a prefix when there is one (spec 01 §1.4). */
+function tableFile(bucket: string | null, table: string): string {
+  return bucket === null ? table : `${bucket}.${table}`;
+}
+
 export class OutputStaging {
   readonly dir: string;
   readonly spoolDir: string;
@@ -76,12 +81,6 @@ export class OutputStaging {
     fs.mkdirSync(this.spoolDir);
   }
 
-  /** The file name of a table in `out/tables` (bucket prefix of spec 01 §1.4). */
-  static fileName(bucket: string | null, table: string): string {
-    if (bucket !== null) checkedFileName(bucket, 'parameters.config.outputBucket');
-    return checkedFileName(bucket === null ? table : `${bucket}.${table}`, 'parameters.config');
-  }
-
   /**
    * A sink writing tables of one bucket. A table whose name is empty (a child table whose path
    * sanitises to nothing, 04 §4.7) is not written: the reference cannot create that file and
@@ -100,7 +99,7 @@ export class OutputStaging {
           return DROPPED;
         }
         if (bucket !== null) checkedFileName(bucket, 'parameters.config.outputBucket');
-        const file = bucket === null ? name : `${bucket}.${name}`;
+        const file = tableFile(bucket, name);
         const problem = fileNameProblem(file);
         if (problem !== undefined) {
           this.unwritable.set(file, unwritableTable(file, problem));
@@ -123,10 +122,16 @@ export class OutputStaging {
     return this.tables.get(file)?.header;
   }
 
-  /** Fails as the reference does when a table opened during the extraction cannot be written (`file` as `fileName` gives it). */
-  checkWritable(bucket: string | null, table: string): void {
-    const failure = this.unwritable.get(bucket === null ? table : `${bucket}.${table}`);
+  /**
+   * The file name in `out/tables` of a table opened during the extraction, for its manifest; fails
+   * as the reference does when that table could not be written.
+   */
+  manifestName(bucket: string | null, table: string): string {
+    const file = tableFile(bucket, table);
+    const failure = this.unwritable.get(file);
     if (failure !== undefined) throw failure;
+    if (bucket !== null) checkedFileName(bucket, 'parameters.config.outputBucket');
+    return checkedFileName(file, 'parameters.config');
   }
 
   /** Writes a header-only table (spec 04 §7.10). */
