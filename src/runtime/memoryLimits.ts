@@ -101,8 +101,10 @@ export function memoryExhaustion(limits: MemoryLimits): string | undefined {
   if (heap.used > FULL * heap.limit) {
     return `Out of memory: the run holds ${mib(heap.used)} of the ${mib(heap.limit)} JavaScript heap this process may use${describe(limits)}. ${ADVICE}`;
   }
+  if (limits.container === undefined) return undefined;
+  // Read only under a container limit: it is a read of /proc after every garbage collection.
   const rss = process.memoryUsage.rss();
-  if (limits.container !== undefined && rss > FULL * limits.container) {
+  if (rss > FULL * limits.container) {
     return `Out of memory: the run uses ${mib(rss)} of the container's memory limit of ${mib(limits.container)}. ${ADVICE}`;
   }
   return undefined;
