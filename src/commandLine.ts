@@ -3,6 +3,7 @@
  * entrypoint stays `node dist/cli.js`, and the platform's `action` in config.json still decides
  * between an extraction and a sync action.
  */
+import { joinOptionValues } from './config/commandArgs.ts';
 import { nearest } from './config/suggest.ts';
 
 // Taken by name from the builtin, not imported: the bundle's import of a builtin copies its
@@ -76,7 +77,8 @@ function didYouMean(word: string, known: readonly string[], prefix = ''): string
 export function parseCommandLine(args: readonly string[]): Command {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(joinNumberValues(args));
+    // `--max-pages -1` as `--max-pages=-1`, so that our check words the refusal.
+    parsed = parse(joinOptionValues(args, (option) => NUMBER_OPTIONS.has(option)));
   } catch (e) {
     return { kind: 'error', message: parserMessage(e as Error & { code?: string }) };
   }
@@ -109,23 +111,6 @@ export function parseCommandLine(args: readonly string[]): Command {
     limits[key] = n;
   }
   return { kind: 'run', ...common, limits };
-}
-
-/**
- * `--max-pages -1` as `--max-pages=-1`: the argument parser would take "-1" for an option and
- * answer with its own text; joined, the value reaches our check and its message.
- */
-function joinNumberValues(args: readonly string[]): string[] {
-  const joined: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const next = args[i + 1];
-    if (NUMBER_OPTIONS.has(arg) && next !== undefined) {
-      joined.push(`${arg}=${next}`);
-      i++;
-    } else joined.push(arg);
-  }
-  return joined;
 }
 
 /** Our message for what node:util's parser refuses (its own text names its API, not ours). */

@@ -4,6 +4,7 @@
  * differently from how it is parsed.
  */
 import { parseArgs } from 'node:util';
+import { joinOptionValues } from '../config/commandArgs.ts';
 import { nearest } from '../config/suggest.ts';
 import { CommandLineUsageError } from './errors/CommandLineUsageError.ts';
 
@@ -159,8 +160,14 @@ export interface ParsedCommandLine {
   argument: string | undefined;
 }
 
+/** A string option followed by a negative number (`--limit -1`): joined, so the command's own check words the refusal. */
+function takesNegativeNumber(option: string, value: string): boolean {
+  const spec: OptionSpec | undefined = (OPTIONS as Record<string, OptionSpec>)[option.replace(/^--/, '')];
+  return option.startsWith('--') && spec?.type === 'string' && /^-\d/.test(value);
+}
+
 function parseAll(argv: string[]) {
-  return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
+  return parseArgs({ args: joinOptionValues(argv, takesNegativeNumber), options: OPTIONS, strict: true, allowPositionals: true });
 }
 
 /** Node's parseArgs complaint, in our words. */

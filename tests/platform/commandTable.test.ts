@@ -53,6 +53,11 @@ describe('ex-generic-platform command line', () => {
         'ex-generic-platform: a command is needed: one of stacks, services, apis, encrypt, config pull, config push, run, jobs, job, job log, job kill (see ex-generic-platform --help)',
       ],
       [['services'], 'ex-generic-platform: --stack is required (or set KBC_URL) (see ex-generic-platform services --help)'],
+      // A negative number reaches our check, not the argument parser ("argument is ambiguous").
+      [
+        ['jobs', '--stack', 'https://connection.keboola.com', '--limit', '-1'],
+        'ex-generic-platform: --limit needs a whole number of 1 or more, not "-1" (see ex-generic-platform jobs --help)',
+      ],
     ];
     for (const [argv, message] of cases) assert.deepEqual(await cli(argv), { code: 1, stdout: '', stderr: `${message}\n` }, argv.join(' '));
   });
