@@ -11,15 +11,14 @@ import { runSyncAction } from './actions/index.ts';
 import type { Command } from './commandLine.ts';
 import { plan, validate } from './component/dryRun.ts';
 import { readConfigFile, resolveDataDir } from './component/files.ts';
-import { type Lifecycle, underLifecycle } from './component/lifecycle.ts';
+import { type AbruptEnd, type AbruptEndWatch, type Lifecycle, underLifecycle } from './component/lifecycle.ts';
 import { runComponent } from './component/run.ts';
 import type { RunOptions } from './component/runContext.ts';
 import { UserError } from './errors/UserError.ts';
 import { createLogger } from './logging/logger.ts';
 import { member, phpType, type Value } from './php/value.ts';
-import { removeOwnStaging } from './output/staleStaging.ts';
 import { tuneHeap } from './runtime/heapTuning.ts';
-import { guardMemory, readMemoryLimits, workerResourceLimits } from './runtime/memoryLimits.ts';
+import { guardMemory, type MemoryLimits, readMemoryLimits, workerResourceLimits } from './runtime/memoryLimits.ts';
 
 export interface MainOptions {
   /** The module an output worker's thread loads (the command's entry, src/cli.ts). */
@@ -41,33 +40,37 @@ export async function main(options: MainOptions): Promise<number> {
   if (command.kind !== 'run') return (command.kind === 'plan' ? plan : validate)({ ...strict, env });
   const heap = env['EX_GENERIC_HEAP_TUNING'] !== '0' ? tuneHeap() : undefined;
   const memory = readMemoryLimits();
-  const stopGuard = guardMemory(memory, (message) => endOutOfMemory(message, resolveDataDir(env)));
-  try {
-    const exitCode = await run({
+  const exitCode = await run(
+    {
       env,
       outputWorker: { script: options.outputWorkerScript, resourceLimits: workerResourceLimits(memory), ...(heap ? { heap } : {}) },
       endsProcess: true,
       ...strict,
       ...(command.limits !== undefined ? { limits: command.limits } : {}),
-    });
-    // The run is over: V8's flags back to their defaults, which the code cache the command may
-    // write now must carry (src/runtime/scriptCache.ts).
-    heap?.suspend();
-    return exitCode;
-  } finally {
-    stopGuard();
-  }
+    },
+    [watchMemory(memory)],
+  );
+  // The run is over: V8's flags back to their defaults, which the code cache the command may
+  // write now must carry (src/runtime/scriptCache.ts).
+  heap?.suspend();
+  return exitCode;
 }
 
 /**
- * Memory is about to run out (src/runtime/memoryLimits.ts): one ERROR line and exit 2 now,
- * while JavaScript still runs; V8's own end would be a fatal error without one. Nothing staged
- * is published.
+ * Memory about to run out (src/runtime/memoryLimits.ts) ends the run as a signal does, while
+ * JavaScript still runs — V8's own end would be a fatal error without a line — with the guard's
+ * line (the limit, and what to do) and exit 2.
  */
-function endOutOfMemory(message: string, dataDir: string): never {
-  removeOwnStaging(dataDir);
-  createLogger().error(message);
-  process.exit(2);
+function watchMemory(limits: MemoryLimits): AbruptEndWatch {
+  return (end) => guardMemory(limits, (message) => end(outOfMemory(message)));
+}
+
+function outOfMemory(message: string): AbruptEnd {
+  return {
+    extraction: `${message} No tables or state were written.`,
+    syncAction: (name) => `The sync action "${name}" ran out of memory before it answered; nothing was printed. ${message}`,
+    exitCode: 2,
+  };
 }
 
 /**
@@ -75,16 +78,20 @@ function endOutOfMemory(message: string, dataDir: string): never {
  * (spec 05 §1.1): nothing else runs, out/ is untouched. Both under the run's lifecycle, so a
  * missing or broken config.json is logged and exits alike.
  */
-export function run(options: RunOptions = {}): Promise<number> {
+export function run(options: RunOptions = {}, watches: readonly AbruptEndWatch[] = []): Promise<number> {
   const logger = createLogger(options.write ? { write: options.write } : {});
   const dataDir = resolveDataDir(options.env ?? process.env);
-  return underLifecycle(logger, async (lifecycle) => {
-    const root = readConfigFile(dataDir);
-    logger.secrets.collectFrom(root);
-    const action = member(root, 'action');
-    if (action === undefined || action === null || action === 'run') return runComponent(lifecycle, { dataDir, root }, options);
-    return syncAction(action, path.join(dataDir, 'config.json'), lifecycle, options);
-  });
+  return underLifecycle(
+    logger,
+    async (lifecycle) => {
+      const root = readConfigFile(dataDir);
+      logger.secrets.collectFrom(root);
+      const action = member(root, 'action');
+      if (action === undefined || action === null || action === 'run') return runComponent(lifecycle, { dataDir, root }, options);
+      return syncAction(action, path.join(dataDir, 'config.json'), lifecycle, options);
+    },
+    watches,
+  );
 }
 
 /**

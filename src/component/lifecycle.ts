@@ -1,7 +1,8 @@
 /**
- * The lifecycle of the `run` command, around a sync action or an extraction alike: SIGTERM and
- * SIGINT end it with nothing written, a failure is logged as the reference logs it and gives the
- * exit code of its class, and what the run opened is closed whatever the outcome.
+ * The lifecycle of the `run` command, around a sync action or an extraction alike: SIGTERM, SIGINT
+ * and the command's other reasons to stop at once (memory running out, src/extractor.ts) end it
+ * through one path with nothing written, a failure is logged as the reference logs it and gives
+ * the exit code of its class, and what the run opened is closed whatever the outcome.
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
@@ -13,7 +14,7 @@ export function exitCodeFor(error: unknown): number {
   return error instanceof UserError ? 1 : 2;
 }
 
-/** A sync action under way, as the signal handler needs to know it. */
+/** A sync action under way, as an abrupt end needs to know it. */
 export interface SyncActionUnderWay {
   /** The action's name as config.json gives it. */
   name: string;
@@ -21,15 +22,49 @@ export interface SyncActionUnderWay {
   answering: boolean;
 }
 
+/** Why a run ends at once, before its body does: the ERROR line it leaves and the exit code. */
+export interface AbruptEnd {
+  /** The ERROR line of an extraction. */
+  extraction: string;
+  /** The ERROR line of the sync action `name` that has not answered yet. */
+  syncAction: (name: string) => string;
+  exitCode: number;
+}
+
+/**
+ * Watches for a reason to end the run at once and calls `end` with it; returns the function that
+ * stops watching. The lifecycle watches SIGTERM and SIGINT itself; the command adds its own.
+ */
+export type AbruptEndWatch = (end: (why: AbruptEnd) => void) => () => void;
+
+function interruptedBy(signal: NodeJS.Signals): AbruptEnd {
+  return {
+    extraction: `Extraction interrupted by ${signal}; no tables or state were written.`,
+    syncAction: (name) =>
+      `The sync action "${name}" was interrupted by ${signal} before it answered; nothing was printed. Run the action again.`,
+    exitCode: signal === 'SIGINT' ? 130 : 143,
+  };
+}
+
+const watchSignals: AbruptEndWatch = (end) => {
+  const onSignal = (signal: NodeJS.Signals): void => end(interruptedBy(signal));
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  return () => {
+    process.removeListener('SIGTERM', onSignal);
+    process.removeListener('SIGINT', onSignal);
+  };
+};
+
 /** What the lifecycle must undo or close for the run it wraps. */
 export class Lifecycle {
   readonly logger: RunLogger;
   /**
    * The extraction's staged output while it can still be thrown away: set when it is created,
-   * cleared once committed. A signal or a failure discards it, so nothing reaches `out/`.
+   * cleared once committed. An abrupt end or a failure discards it, so nothing reaches `out/`.
    */
   staging: OutputStaging | undefined;
-  /** Set while a sync action runs: a signal then ends it in the action's own words. */
+  /** Set while a sync action runs: an abrupt end then ends it in the action's own words. */
   syncAction: SyncActionUnderWay | undefined;
   private readonly closers: (() => void | Promise<void>)[] = [];
 
@@ -45,22 +80,38 @@ export class Lifecycle {
   async close(): Promise<void> {
     for (const close of this.closers) await close();
   }
+
+  /**
+   * Ends the process now (a signal, memory running out): the staged output is discarded, so
+   * nothing reaches `out/`, and one ERROR line says why. During a sync action stdout stays empty
+   * — the UI reads it as JSON, and half an answer would be worse than none — and the line goes to
+   * stderr (docs/sync-actions.md, "Interrupted"); an answer already being written is let finish.
+   */
+  end(why: AbruptEnd): void {
+    const action = this.syncAction;
+    if (action !== undefined) {
+      if (action.answering) return;
+      process.stderr.write(`${formatLine('error', why.syncAction(action.name), undefined)}\n`);
+    } else {
+      this.staging?.discard();
+      this.logger.error(why.extraction);
+    }
+    process.exit(why.exitCode);
+  }
 }
 
-/** Runs `body` under the lifecycle; resolves to its exit code, or to the failure's. */
-export async function underLifecycle(logger: RunLogger, body: (lifecycle: Lifecycle) => Promise<number>): Promise<number> {
+/**
+ * Runs `body` under the lifecycle; resolves to its exit code, or to the failure's. `watches` are
+ * the command's reasons to end the run at once besides SIGTERM and SIGINT.
+ */
+export async function underLifecycle(
+  logger: RunLogger,
+  body: (lifecycle: Lifecycle) => Promise<number>,
+  watches: readonly AbruptEndWatch[] = [],
+): Promise<number> {
   const lifecycle = new Lifecycle(logger);
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (lifecycle.syncAction) {
-      interruptSyncAction(lifecycle.syncAction, signal);
-      return;
-    }
-    lifecycle.staging?.discard();
-    logger.error(`Extraction interrupted by ${signal}; no tables or state were written.`);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  const end = (why: AbruptEnd): void => lifecycle.end(why);
+  const stopWatching = [watchSignals, ...watches].map((watch) => watch(end));
   try {
     return await body(lifecycle);
   } catch (error) {
@@ -69,21 +120,8 @@ export async function underLifecycle(logger: RunLogger, body: (lifecycle: Lifecy
     return exitCodeFor(error);
   } finally {
     await lifecycle.close();
-    process.removeListener('SIGTERM', onSignal);
-    process.removeListener('SIGINT', onSignal);
+    for (const stop of stopWatching) stop();
   }
-}
-
-/**
- * A signal during a sync action (docs/sync-actions.md, "Interrupted"): stdout stays empty, so
- * the UI never reads half an answer as JSON; one ERROR line on stderr names the action; the exit
- * code is an interrupted run's (143, 130). An answer already being written is let finish.
- */
-function interruptSyncAction(action: SyncActionUnderWay, signal: NodeJS.Signals): void {
-  if (action.answering) return;
-  const message = `The sync action "${action.name}" was interrupted by ${signal} before it answered; nothing was printed. Run the action again.`;
-  process.stderr.write(`${formatLine('error', message, undefined)}\n`);
-  process.exit(signal === 'SIGINT' ? 130 : 143);
 }
 
 /**

@@ -168,21 +168,3 @@ export function removeStaleStaging(dataDir: string, nowMs: number = Date.now()):
   }
   return removed;
 }
-
-/**
- * Removes this process's own staging folders (a run ending where its lifecycle cannot, such as
- * memory running out): what it staged is never published.
- */
-export function removeOwnStaging(dataDir: string): void {
-  const prefix = stagingPrefix();
-  for (const relativeDir of ['out', path.join('out', 'tables')]) {
-    let names: string[];
-    try {
-      names = fs.readdirSync(path.join(dataDir, relativeDir));
-    } catch {
-      continue;
-    }
-    for (const name of names)
-      if (name.startsWith(prefix)) fs.rmSync(path.join(dataDir, relativeDir, name), { recursive: true, force: true });
-  }
-}
