@@ -7,7 +7,8 @@
  *   allowed hosts, authentication, pagination, the first request of each top-level job — made
  *   for every configuration up front, with the reference's messages. A configuration the
  *   reference runs passes them all, so only the moment of a failure changes (before the first
- *   request instead of after earlier configurations' or jobs' requests).
+ *   request instead of after earlier configurations' or jobs' requests);
+ * - the output names, which the reference meets only when it writes its tables (outputNames.ts).
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
@@ -27,6 +28,7 @@ import { withJobPath } from '../jobs/runner.ts';
 import { createScroller } from '../pagination/index.ts';
 import { member, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
+import { checkOutputNames } from './outputNames.ts';
 import { checkPlatformSections } from './platformSections.ts';
 import type { RunState } from './state.ts';
 
@@ -139,6 +141,7 @@ export function prepareConfiguration(configuration: Configuration, ctx: PrepareC
   const { config } = configuration;
   const { root, parameters, nowMs } = ctx;
   const api = buildApiDescription(parameters, config, ctx.logger, configuration.pathOf);
+  checkOutputNames(configuration, api.name);
   const allowedHosts = allowedHostsOf(member(root, 'image_parameters'));
   if (allowedHosts) checkConfigurationJobUrls(allowedHosts, api.baseUrl, parameters, configuration);
   const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf);

@@ -22,6 +22,8 @@ export interface HeaderOnlyTable {
   header: string[];
   /** Manifest `primary_key` (write it only when non-empty). */
   primaryKey: string[];
+  /** Where the configuration gives the table's name: its key in `mappings`, or a `destination`. */
+  configPath: string;
 }
 
 interface ParentKeyParam {
@@ -41,7 +43,7 @@ export function headerOnlyTables(mappings: Value | undefined, bucket: string | n
   const seen = new Set<string>();
   if (isEmpty(mappings)) return out;
 
-  const fill = (name: string, mappingValue: Value | undefined, parentKey: ParentKeyParam | null, path: string): void => {
+  const fill = (name: string, namePath: string, mappingValue: Value | undefined, parentKey: ParentKeyParam | null, path: string): void => {
     const cols: string[] = [];
     const pk: string[] = [];
     let items: [string, Value][] = configEntries(mappingValue);
@@ -78,7 +80,8 @@ export function headerOnlyTables(mappings: Value | undefined, bucket: string | n
               disable: truthy(member(given, 'disable')),
             };
         const tableMapping = member(d, 'tableMapping');
-        fill(nameText(member(d, 'destination')), isEmpty(tableMapping) ? undefined : tableMapping, param, dPath + '.tableMapping');
+        const tableName = nameText(member(d, 'destination'));
+        fill(tableName, dPath + '.destination', isEmpty(tableMapping) ? undefined : tableMapping, param, dPath + '.tableMapping');
       } else {
         throw new UserError(`Invalid mapping type "${nameText(type)}".`, { configPath: dPath + '.type' });
       }
@@ -96,9 +99,10 @@ export function headerOnlyTables(mappings: Value | undefined, bucket: string | n
       destination: bucket === null || bucket === '' ? null : 'in.c-' + bucket + '.' + name,
       header: cols,
       primaryKey: pk,
+      configPath: namePath,
     });
   };
 
-  for (const [dataType, mapping] of configEntries(mappings)) fill(dataType, mapping, null, mappingsPath(dataType));
+  for (const [dataType, mapping] of configEntries(mappings)) fill(dataType, mappingsPath(dataType), mapping, null, mappingsPath(dataType));
   return out;
 }

@@ -14,9 +14,11 @@ import type { TableSink, TableWriter } from './tableSink.ts';
 /**
  * Bucket and table names come from the configuration (`outputBucket`, `id`, `dataType`,
  * `mappings`) and are used as they are, so a name that is not a plain file name is refused:
- * `../x` would write outside `out/tables`; `a/b` and over-long names would crash the run.
+ * `../x` would write outside `out/tables`; `a/b` and over-long names would crash the run. The
+ * names the configuration gives are checked before any request (src/component/outputNames.ts);
+ * the checks here meet only names made while data arrives.
  */
-function fileNameProblem(file: string): string | undefined {
+export function fileNameProblem(file: string): string | undefined {
   return /[/\\\0]/.test(file)
     ? 'contains "/", "\\" or a NUL character'
     : file === '' || file === '.' || file === '..'
@@ -37,14 +39,15 @@ function checkedFileName(file: string, configPath: string): string {
 }
 
 /**
- * A table (not bucket) name that cannot be a file: the reference writes its tables only after the
- * whole extraction (spec 01 §1.4) and crashes there (exit 2), so the run goes on to that point and
- * fails then, with the same one line (issue 33).
+ * A table name, made while data arrived, that cannot be a file: found when the table is opened,
+ * raised when the tables are written, after the extraction — a user error, with nothing written.
  */
-function unwritableTable(file: string, problem: string): ApplicationError {
-  return new ApplicationError(
-    `${problemMessage(file, problem)} The tables are written after the extraction, so the run fails only now, as the reference does.`,
-    { context: { configPath: 'parameters.config.mappings' } },
+function unwritableTable(file: string, problem: string): UserError {
+  return new UserError(
+    `${problemMessage(file, problem)} The tables are written after the extraction, so the run fails only now; nothing was written.`,
+    {
+      configPath: 'parameters.config',
+    },
   );
 }
 
@@ -63,7 +66,7 @@ export class OutputStaging {
   private readonly tables = new Map<string, TableFile>();
   private readonly manifests = new Map<string, string>();
   /** Tables whose names cannot be files, by the name they were opened with: the run fails when it writes them. */
-  private readonly unwritable = new Map<string, ApplicationError>();
+  private readonly unwritable = new Map<string, UserError>();
 
   private readonly rename: RenameFile;
   private readonly stopHeartbeat: () => void;

@@ -1,14 +1,13 @@
 /**
- * Issue 33 point 4: a mapped table whose name holds "/" (a mapping keyed by an endpoint like
- * `v1/things` used without `dataType`, or a nested `destination`). The reference writes its tables
- * only after the whole extraction (spec 01 §1.4) and crashes there, so the run sends every request
- * the reference sends, then fails with exit 2 and one line naming the path and the fix; nothing is
- * written. (On main it failed with exit 1 right after the first page.)
+ * Table names that cannot be files in out/tables. A name the configuration gives (a mapping keyed
+ * by an endpoint like `v1/things`, a nested `destination`) is refused before any request, exit 1,
+ * with the path where it is written (src/component/outputNames.ts; it used to fail after every
+ * page had been requested, exit 2). A name made while data arrives (a child table of the automatic
+ * parser, under a long bucket) fails when the tables are written, also exit 1; nothing is written.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { makeDataDir, runIn } from '../helpers/dataDir.ts';
-import { outIsEmpty } from '../helpers/dataDir.ts';
+import { makeDataDir, outIsEmpty, runIn } from '../helpers/dataDir.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 
 let api: TestServer;
@@ -16,53 +15,71 @@ before(async () => {
   // Three pages of one record each, then an empty page.
   api = await startServer((req, res) => {
     const page = Number(/page=(\d+)/.exec(req.target)?.[1] ?? 1);
-    json(res, 200, page > 3 ? [] : [{ id: page, items: [{ x: page }] }]);
+    json(res, 200, page > 3 ? [] : [{ id: page, items: [{ x: page }], [`list_${'m'.repeat(40)}`]: [1] }]);
   });
 });
 after(() => api.close());
 
-function config(mappings: unknown, dataType?: string): unknown {
+function config(mappings: unknown, options: { dataType?: string; outputBucket?: string } = {}): unknown {
+  const { dataType, outputBucket = 'b' } = options;
   return {
     parameters: {
       api: { baseUrl: `${api.url}/`, pagination: { method: 'pagenum' } },
-      config: { outputBucket: 'b', jobs: [{ endpoint: 'v1/things', ...(dataType ? { dataType } : {}) }], mappings },
+      config: { outputBucket, jobs: [{ endpoint: 'v1/things', ...(dataType ? { dataType } : {}) }], mappings },
     },
   };
 }
 
-const CASES: [string, unknown, string, string?][] = [
-  ['a mapping keyed by the endpoint', { 'v1/things': { id: 'id' } }, 'b.v1/things'],
+const KEYED = 'Key the mapping by "v1_things" instead (letters, digits, "-" and "_") and set "dataType" to the same on the jobs it maps.';
+const CASES: [string, unknown, string, string, string?][] = [
+  [
+    'a mapping keyed by the endpoint',
+    { 'v1/things': { id: 'id' } },
+    'parameters.config.mappings.v1/things',
+    `the table name "v1/things" contains "/", so the table cannot be written to out/tables. ${KEYED}`,
+  ],
   [
     'a nested destination',
     { 'v1/things': { id: 'id', items: { type: 'table', destination: 'a/b', tableMapping: { x: 'x' } } } },
-    'b.v1/things',
+    'parameters.config.mappings.v1/things.items.destination',
+    'the table name "a/b" contains "/", so the table cannot be written to out/tables. Use "a_b" instead (letters, digits, "-" and "_").',
   ],
   [
     'a nested destination only (dataType "things")',
     { things: { id: 'id', items: { type: 'table', destination: '../x', tableMapping: { x: 'x' } } } },
-    'b.../x',
+    'parameters.config.mappings.things.items.destination',
+    'the table name "../x" contains "/", so the table cannot be written to out/tables. Use "x" instead (letters, digits, "-" and "_").',
     'things',
   ],
 ];
 
-for (const [name, mappings, file, dataType] of CASES) {
-  test(`${name}: every page is requested, then exit 2 when the tables are written, nothing in out/`, async () => {
-    const before = api.requests.length;
-    const r = await runIn(makeDataDir(config(mappings, dataType)));
-    assert.equal(api.requests.length - before, 4, 'the three pages and the empty one, as the reference requests them');
-    assert.equal(r.code, 2, r.lines.join('\n'));
+for (const [name, mappings, path, message, dataType] of CASES) {
+  test(`${name}: refused before any request, exit 1, one line naming ${path}, nothing in out/`, async () => {
+    const sent = api.requests.length;
+    const r = await runIn(makeDataDir(config(mappings, dataType ? { dataType } : {})));
+    assert.equal(api.requests.length, sent, 'no request');
+    assert.equal(r.code, 1, r.lines.join('\n'));
     const error = r.lines.at(-1) ?? '';
-    assert.ok(
-      error.includes(
-        `logger.ERROR: The output table name "${file}" contains "/", "\\" or a NUL character. Check "outputBucket", "id", the jobs' "dataType" and "mappings". The tables are written after the extraction`,
-      ),
-      error,
-    );
-    assert.match(error, /"configPath":"parameters\.config\.mappings"/);
-    assert.ok(!error.includes('    at '), 'no stack trace');
+    assert.ok(error.includes(`logger.ERROR: ${path}: ${message} {"configPath":${JSON.stringify(path)}}`), error);
     assert.ok(outIsEmpty(r.dir), 'no table and no state');
   });
 }
+
+test('a child table name made from the data, too long under its bucket: every page requested, then exit 1, nothing in out/', async () => {
+  const bucket = 'b'.repeat(200);
+  const sent = api.requests.length;
+  const r = await runIn(makeDataDir(config({}, { outputBucket: bucket })));
+  assert.equal(api.requests.length - sent, 4, 'the three pages and the empty one');
+  assert.equal(r.code, 1, r.lines.join('\n'));
+  const error = r.lines.at(-1) ?? '';
+  assert.ok(
+    error.includes(
+      `logger.ERROR: The output table name "${bucket}.v1_things_list_${'m'.repeat(40)}" is too long for a file name. Check "outputBucket", "id", the jobs' "dataType" and "mappings". The tables are written after the extraction, so the run fails only now; nothing was written. {"configPath":"parameters.config"}`,
+    ),
+    error,
+  );
+  assert.ok(outIsEmpty(r.dir), 'no table and no state');
+});
 
 test('the automatic parser sanitises the same endpoint: v1_things, exit 0', async () => {
   const r = await runIn(makeDataDir(config({})));
@@ -72,5 +89,7 @@ test('the automatic parser sanitises the same endpoint: v1_things, exit 0', asyn
     'b.v1_things.manifest',
     'b.v1_things_items',
     'b.v1_things_items.manifest',
+    `b.v1_things_list_${'m'.repeat(40)}`,
+    `b.v1_things_list_${'m'.repeat(40)}.manifest`,
   ]);
 });

@@ -532,19 +532,19 @@ const CASES: Case[] = [
     message: "Bad Json to CSV Mapping configuration: Key 'mapping.destination' is not set for column 'id'.",
     path: 'parameters.config.mappings.users.id.mapping.destination',
   },
-  // Output names (our addition: they become file names in out/tables).
+  // Output names (our addition: they become file names in out/tables), before any request.
   {
     name: 'outputBucket escaping out/tables',
     config: P({ outputBucket: '../../etc', jobs: J }),
     message:
-      'The output table name "../../etc" contains "/", "\\" or a NUL character. Check "outputBucket", "id", the jobs\' "dataType" and "mappings".',
+      'parameters.config.outputBucket: the bucket "../../etc" contains "/", so its tables cannot be written to out/tables (as <bucket>.<table>). Use "etc" instead (letters, digits, "-" and "_").',
     path: 'parameters.config.outputBucket',
   },
   {
     name: 'outputBucket with a slash',
     config: P({ outputBucket: 'in/c', jobs: J }),
     message:
-      'The output table name "in/c" contains "/", "\\" or a NUL character. Check "outputBucket", "id", the jobs\' "dataType" and "mappings".',
+      'parameters.config.outputBucket: the bucket "in/c" contains "/", so its tables cannot be written to out/tables (as <bucket>.<table>). Use "in_c" instead (letters, digits, "-" and "_").',
     path: 'parameters.config.outputBucket',
   },
   {
@@ -554,16 +554,14 @@ const CASES: Case[] = [
       jobs: J,
       mappings: { users: { id: 'id', items: { type: 'table', destination: '../x', tableMapping: { x: 'x' } } } },
     }),
-    // The reference fails when it writes the tables, after the extraction: exit 2 (issue 33).
     message:
-      'The output table name "b.../x" contains "/", "\\" or a NUL character. Check "outputBucket", "id", the jobs\' "dataType" and "mappings". The tables are written after the extraction, so the run fails only now, as the reference does.',
-    path: 'parameters.config.mappings',
-    code: 2,
+      'parameters.config.mappings.users.items.destination: the table name "../x" contains "/", so the table cannot be written to out/tables. Use "x" instead (letters, digits, "-" and "_").',
+    path: 'parameters.config.mappings.users.items.destination',
   },
   {
     name: 'outputBucket too long for a file name',
     config: P({ outputBucket: 'b'.repeat(250), jobs: J }),
-    message: `The output table name "${'b'.repeat(250)}" is too long for a file name. Check "outputBucket", "id", the jobs' "dataType" and "mappings".`,
+    message: `parameters.config.outputBucket: the bucket "${'b'.repeat(250)}" is too long for a file name (its manifest's name would be 259 bytes; at most 255), so its tables cannot be written to out/tables (as <bucket>.<table>). Use a shorter name instead (letters, digits, "-" and "_").`,
     path: 'parameters.config.outputBucket',
   },
   {
@@ -573,9 +571,29 @@ const CASES: Case[] = [
       jobs: J,
       mappings: { users: { id: 'id', items: { type: 'table', destination: 't'.repeat(250), tableMapping: { x: 'x' } } } },
     }),
-    message: `The output table name "b.${'t'.repeat(250)}" is too long for a file name. Check "outputBucket", "id", the jobs' "dataType" and "mappings". The tables are written after the extraction, so the run fails only now, as the reference does.`,
-    path: 'parameters.config.mappings',
-    code: 2,
+    message: `parameters.config.mappings.users.items.destination: the table name "${'t'.repeat(250)}" is too long for a file name (its manifest's name would be 261 bytes; at most 255), so the table cannot be written to out/tables. Use a shorter name instead (letters, digits, "-" and "_").`,
+    path: 'parameters.config.mappings.users.items.destination',
+  },
+  {
+    name: 'mapped table name keyed by an endpoint with a slash',
+    config: P({ jobs: [{ endpoint: 'v1/things' }], mappings: { 'v1/things': { id: 'id' } } }),
+    message:
+      'parameters.config.mappings.v1/things: the table name "v1/things" contains "/", so the table cannot be written to out/tables. Key the mapping by "v1_things" instead (letters, digits, "-" and "_") and set "dataType" to the same on the jobs it maps.',
+    path: 'parameters.config.mappings.v1/things',
+  },
+  {
+    name: 'outputBucket of an iteration with a slash',
+    config: P({ jobs: J }, undefined, { iterations: [{ outputBucket: 'ok' }, { outputBucket: 'a/b' }] }),
+    message:
+      'parameters.iterations[1].outputBucket: the bucket "a/b" contains "/", so its tables cannot be written to out/tables (as <bucket>.<table>). Use "a_b" instead (letters, digits, "-" and "_").',
+    path: 'parameters.iterations[1].outputBucket',
+  },
+  {
+    name: 'outputBucket made of an api name with a slash',
+    config: P({ id: 'users', jobs: J }, A({ name: 'my/api' })),
+    message:
+      'parameters.api.name: the bucket "ex-api-my/api-users" (ex-api-<api.name>-<id>) contains "/", so its tables cannot be written to out/tables (as <bucket>.<table>). Use "my_api" instead (letters, digits, "-" and "_").',
+    path: 'parameters.api.name',
   },
   // Wrong shapes of `iterations` (the reference crashes on them): a user error, before any request.
   ...(['x', 5, true] as const).map((value) => ({
@@ -642,7 +660,7 @@ test(`corpus of ${CASES.length} invalid configurations: exact message, config pa
     assert.match(line, new RegExp(`"${key}":${JSON.stringify(c.path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), `${c.name}: ${line}`);
     // Group B/S/C checks run before any request.
     if (
-      /^(no parameters|config|jobs|a job|params|endpoint|children|a child|a grandchild|sshProxy|aws|api|baseUrl|caCert|clientCert|iteration)/.test(
+      /^(no parameters|config|jobs|a job|params|endpoint|children|a child|a grandchild|sshProxy|aws|api|baseUrl|caCert|clientCert|iteration|outputBucket|mapped table)/.test(
         c.name,
       )
     ) {

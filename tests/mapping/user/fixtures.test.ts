@@ -38,6 +38,7 @@ describe('user mapping fixtures (byte-exact)', () => {
         destination: 'in.c-mock-server.user-address',
         header: ['street', 'country', 'user-contact_pk'],
         primaryKey: [],
+        configPath: 'parameters.config.mappings.users.contacts.tableMapping.addresses.destination',
       },
       {
         table: 'user-contact',
@@ -45,8 +46,16 @@ describe('user mapping fixtures (byte-exact)', () => {
         destination: 'in.c-mock-server.user-contact',
         header: ['email', 'tel', 'users_pk'],
         primaryKey: [],
+        configPath: 'parameters.config.mappings.users.contacts.destination',
       },
-      { table: 'users', file: 'mock-server.users', destination: 'in.c-mock-server.users', header: ['id', 'name'], primaryKey: [] },
+      {
+        table: 'users',
+        file: 'mock-server.users',
+        destination: 'in.c-mock-server.users',
+        header: ['id', 'name'],
+        primaryKey: [],
+        configPath: 'parameters.config.mappings.users',
+      },
     ]);
   });
 });

@@ -18,10 +18,17 @@ describe('headerOnlyTables (04 §7.10)', () => {
 
   it('file names and manifest destinations with and without a bucket', () => {
     assert.deepEqual(headerOnlyTables(cfg(`{"users": {"id": "id"}}`), 'mock-server'), [
-      { table: 'users', file: 'mock-server.users', destination: 'in.c-mock-server.users', header: ['id'], primaryKey: [] },
+      {
+        table: 'users',
+        file: 'mock-server.users',
+        destination: 'in.c-mock-server.users',
+        header: ['id'],
+        primaryKey: [],
+        configPath: 'parameters.config.mappings.users',
+      },
     ]);
     assert.deepEqual(headerOnlyTables(cfg(`{"users": {"id": "id"}}`), null), [
-      { table: 'users', file: 'users', destination: null, header: ['id'], primaryKey: [] },
+      { table: 'users', file: 'users', destination: null, header: ['id'], primaryKey: [], configPath: 'parameters.config.mappings.users' },
     ]);
   });
 
