@@ -270,7 +270,7 @@ export class PlatformClient {
     return this.#transport.assertTokenTarget(url, this.storageUrl);
   }
 
-  /** Replaces the token wherever it appears. */
+  /** Hides the token where it stands as a value (redaction.ts). */
   redact(text: string): string {
     return this.#transport.redact(text);
   }

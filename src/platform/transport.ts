@@ -12,6 +12,7 @@ import { MissingTokenError } from './errors/MissingTokenError.ts';
 import { PlatformApiError } from './errors/PlatformApiError.ts';
 import { StackUnreachableError } from './errors/StackUnreachableError.ts';
 import { UntrustedHostError } from './errors/UntrustedHostError.ts';
+import { tokenRedactor } from './redaction.ts';
 import { isLoopbackHost } from './stacks.ts';
 
 /** The services, by the names errors use for them. */
@@ -98,19 +99,20 @@ export function platformMessage(body: string): string {
 
 export class PlatformTransport {
   readonly #options: TransportOptions;
+  readonly #redact: (text: string) => string;
 
   constructor(options: TransportOptions) {
     this.#options = options;
+    this.#redact = tokenRedactor(options.token);
   }
 
   get hasToken(): boolean {
     return this.#options.token !== undefined;
   }
 
-  /** Replaces the token wherever it appears (an API that echoes it must not make us print it). */
+  /** Hides the token where it stands as a value (an API that echoes it must not make us print it). */
   redact(text: string): string {
-    const token = this.#options.token;
-    return token === undefined ? text : text.split(token).join('[hidden]');
+    return this.#redact(text);
   }
 
   /** Throws UntrustedHostError unless `url` may receive the token. */
