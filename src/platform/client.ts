@@ -173,27 +173,39 @@ export class PlatformClient {
     return this.#jobRecord(await this.request('GET', url, { service: 'Job Queue API', withToken: true, retry: true }), 'GET', url);
   }
 
-  /**
-   * Polls until the job is final (`isFinished`, or a final status): pauses start at 1 s and double
-   * up to 10 s; with `timeoutMs`, gives up with JobWaitTimeoutError carrying the last record.
-   */
+  /** Reads the job, then polls it until it is final (pollJob). */
   async waitForJob(idOrJob: string | JobRecord, options: WaitOptions = {}): Promise<JobRecord> {
-    const id = typeof idOrJob === 'string' ? idOrJob : String(idOrJob.id);
+    return this.pollJob(await this.getJob(typeof idOrJob === 'string' ? idOrJob : String(idOrJob.id)), options);
+  }
+
+  /**
+   * The one polling loop of the client (06 §5.5), from a record just read: until the job is final
+   * (`isFinished`, or a final status) or `signal` is aborted (then the last record read). `onPoll`
+   * sees every record and is awaited before the next pause, so a log tail reading the events there
+   * prints every line written before the job finished before this returns. Pauses start at
+   * `intervalMs` and double up to `maxIntervalMs`; with `timeoutMs`, the last pause ends at the
+   * deadline and the wait gives up with JobWaitTimeoutError carrying the last record.
+   */
+  async pollJob(current: JobRecord, options: WaitOptions = {}): Promise<JobRecord> {
+    const sleep = options.sleep ?? this.#sleep;
     let interval = Math.max(1, options.intervalMs ?? 1000);
     const maxInterval = Math.max(interval, options.maxIntervalMs ?? 10_000);
     const deadline = options.timeoutMs === undefined ? undefined : this.#now() + options.timeoutMs;
+    let job = current;
     for (;;) {
-      const job = await this.getJob(id);
-      options.onPoll?.(job);
-      if (isJobFinished(job)) return job;
+      await options.onPoll?.(job);
+      if (isJobFinished(job) || options.signal?.aborted) return job;
       let pause = interval;
       if (deadline !== undefined) {
         const remaining = deadline - this.#now();
         if (remaining <= 0) throw new JobWaitTimeoutError(job, options.timeoutMs!);
         pause = Math.min(pause, remaining);
       }
-      await this.#sleep(pause);
+      await sleep(pause);
       interval = Math.min(interval * 2, maxInterval);
+      const next = await this.getJob(job.id);
+      if (next.status !== job.status) options.onStatus?.(next);
+      job = next;
     }
   }
 
