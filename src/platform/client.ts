@@ -11,12 +11,12 @@
  */
 import { JobWaitTimeoutError } from './JobWaitTimeoutError.ts';
 import { MissingTokenError } from './errors/MissingTokenError.ts';
-import { PlatformApiError } from './errors/PlatformApiError.ts';
 import { PlatformUsageError } from './errors/PlatformUsageError.ts';
 import { ServiceNotFoundError } from './errors/ServiceNotFoundError.ts';
+import { UnexpectedResponseError } from './errors/UnexpectedResponseError.ts';
 import { UntrustedHostError } from './errors/UntrustedHostError.ts';
 import { normaliseBaseUrl } from './stacks.ts';
-import { isObject, oneLine, PlatformTransport, type SendOptions } from './transport.ts';
+import { isObject, oneLine, PlatformTransport, type SendOptions, type ServiceName } from './transport.ts';
 import {
   FINAL_STATUSES,
   type CreateJobArgs,
@@ -100,13 +100,8 @@ export class PlatformClient {
     const url = `${this.storageUrl}/v2/storage?exclude=components`;
     const data = await this.request('GET', url, { service: 'Storage API', withToken: false, retry: true });
     const services = isObject(data) ? data['services'] : undefined;
-    if (!Array.isArray(services) || !services.every((s) => isObject(s) && typeof s['id'] === 'string' && typeof s['url'] === 'string')) {
-      throw new PlatformApiError(
-        `Unexpected response from GET ${url}: not a storage index (no "services" list of {id, url}).`,
-        200,
-        oneLine(JSON.stringify(data)),
-      );
-    }
+    if (!Array.isArray(services) || !services.every((s) => isObject(s) && typeof s['id'] === 'string' && typeof s['url'] === 'string'))
+      throw this.unexpected('Storage API', 'GET', url, data, 'not a storage index (no "services" list of {id, url})');
     return data as StorageIndex;
   }
 
@@ -135,7 +130,7 @@ export class PlatformClient {
       !Array.isArray(services) ||
       !services.every((s) => isObject(s) && fields.every((f) => typeof s[f] === 'string'))
     ) {
-      throw new PlatformApiError(`Unexpected response from GET ${url}: not an API portal index.`, 200, oneLine(JSON.stringify(data)));
+      throw this.unexpected('API portal', 'GET', url, data, 'not an API portal index');
     }
     return data as PortalIndex;
   }
@@ -229,7 +224,7 @@ export class PlatformClient {
     query.append('sortOrder', 'desc');
     const url = `${await this.getServiceUrl('queue')}/search/jobs?${query}`;
     const data = await this.request('GET', url, { service: 'Job Queue API', withToken: true, retry: true });
-    if (!Array.isArray(data)) throw this.#unexpected('GET', url, data, 'not a list of jobs');
+    if (!Array.isArray(data)) throw this.unexpected('Job Queue API', 'GET', url, data, 'not a list of jobs');
     return data.map((job) => this.#jobRecord(job, 'GET', url));
   }
 
@@ -245,20 +240,23 @@ export class PlatformClient {
     const data = await this.request('GET', url, { service: 'Storage API', withToken: true, retry: true });
     const owner = isObject(data) ? data['owner'] : undefined;
     if (!isObject(owner) || (typeof owner['id'] !== 'string' && typeof owner['id'] !== 'number'))
-      throw this.#unexpected('GET', url, data, 'no owner.id (the project id)');
+      throw this.unexpected('Storage API', 'GET', url, data, 'no owner.id (the project id)');
     const limits = isObject(owner['limits']) ? owner['limits'] : {};
     const parallelism = limits['components.jobsParallelism'];
     const limit = isObject(parallelism) && typeof parallelism['value'] === 'number' ? parallelism['value'] : undefined;
     return { projectId: String(owner['id']), ...(limit !== undefined ? { jobsParallelism: limit } : {}) };
   }
 
-  #unexpected(method: string, url: string, data: unknown, what: string): PlatformApiError {
-    return new PlatformApiError(`Unexpected response from ${method} ${url}: ${what}.`, 200, this.redact(oneLine(JSON.stringify(data))));
+  /** The error for a 2xx answer of the wrong shape (`what` says what it is not), its body redacted. */
+  unexpected(service: ServiceName, method: string, url: string, data: unknown, what: string): UnexpectedResponseError {
+    return new UnexpectedResponseError({ service, method, url }, what, oneLine(JSON.stringify(data) ?? String(data)), (text) =>
+      this.redact(text),
+    );
   }
 
   #jobRecord(data: unknown, method: string, url: string): JobRecord {
     if (!isObject(data) || (typeof data['id'] !== 'string' && typeof data['id'] !== 'number') || typeof data['status'] !== 'string') {
-      throw this.#unexpected(method, url, data, 'not a job record');
+      throw this.unexpected('Job Queue API', method, url, data, 'not a job record');
     }
     if (typeof data['id'] === 'number') data['id'] = String(data['id']);
     return data as JobRecord;

@@ -4,7 +4,7 @@
  */
 import type { PlatformClient } from './client.ts';
 import { PlatformApiError } from './errors/PlatformApiError.ts';
-import { isObject, oneLine } from './transport.ts';
+import { isObject } from './transport.ts';
 import type { ConfigurationRecord } from './types.ts';
 
 export interface ConfigurationAddress {
@@ -35,11 +35,7 @@ function configUrl(client: PlatformClient, address: ConfigurationAddress): strin
 
 function record(client: PlatformClient, data: unknown, method: string, url: string): ConfigurationRecord {
   if (!isObject(data) || typeof data['id'] !== 'string' || (!isObject(data['configuration']) && !Array.isArray(data['configuration'])))
-    throw new PlatformApiError(
-      `Unexpected response from ${method} ${url}: not a configuration.`,
-      200,
-      client.redact(oneLine(JSON.stringify(data))),
-    );
+    throw client.unexpected('Storage API', method, url, data, 'not a configuration');
   // PHP's JSON encoder writes an empty object as [] (a configuration never stored).
   if (Array.isArray(data['configuration'])) data['configuration'] = {};
   return data as ConfigurationRecord;

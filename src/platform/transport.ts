@@ -11,6 +11,7 @@ import { InvalidTokenError } from './errors/InvalidTokenError.ts';
 import { MissingTokenError } from './errors/MissingTokenError.ts';
 import { PlatformApiError } from './errors/PlatformApiError.ts';
 import { StackUnreachableError } from './errors/StackUnreachableError.ts';
+import { UnexpectedResponseError } from './errors/UnexpectedResponseError.ts';
 import { UntrustedHostError } from './errors/UntrustedHostError.ts';
 import { tokenRedactor } from './redaction.ts';
 import { isLoopbackHost } from './stacks.ts';
@@ -140,11 +141,7 @@ export class PlatformTransport {
     try {
       return JSON.parse(text);
     } catch {
-      throw new PlatformApiError(
-        `${options.service}: unexpected answer to ${method} ${url}: HTTP ${status} with a body that is not JSON.`,
-        status,
-        this.redact(text),
-      );
+      throw new UnexpectedResponseError({ service: options.service, method, url, status }, 'a body that is not JSON', text, this.#redact);
     }
   }
 
