@@ -33,6 +33,10 @@ function configUrl(client: PlatformClient, address: ConfigurationAddress): strin
   return `${configsUrl(client, address)}/${encodeURIComponent(address.configId)}`;
 }
 
+function rowUrl(client: PlatformClient, address: ConfigurationAddress, rowId: string): string {
+  return `${configUrl(client, address)}/rows/${encodeURIComponent(rowId)}`;
+}
+
 function record(client: PlatformClient, data: unknown, method: string, url: string): ConfigurationRecord {
   if (!isObject(data) || typeof data['id'] !== 'string' || (!isObject(data['configuration']) && !Array.isArray(data['configuration'])))
     throw client.unexpected('Storage API', method, url, data, 'not a configuration');
@@ -94,7 +98,7 @@ export async function updateRow(
   rowId: string,
   write: ConfigurationWrite,
 ): Promise<ConfigurationRecord> {
-  const url = `${configUrl(client, address)}/rows/${encodeURIComponent(rowId)}`;
+  const url = rowUrl(client, address, rowId);
   return record(client, await client.request('PUT', url, { ...storage, json: write, retry: false }), 'PUT', url);
 }
 
@@ -104,6 +108,6 @@ export async function deleteRow(
   rowId: string,
   changeDescription: string,
 ): Promise<void> {
-  const url = `${configUrl(client, address)}/rows/${encodeURIComponent(rowId)}`;
+  const url = rowUrl(client, address, rowId);
   await client.request('DELETE', url, { ...storage, json: { changeDescription }, retry: false });
 }

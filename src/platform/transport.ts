@@ -14,7 +14,7 @@ import { StackUnreachableError } from './errors/StackUnreachableError.ts';
 import { UnexpectedResponseError } from './errors/UnexpectedResponseError.ts';
 import { UntrustedHostError } from './errors/UntrustedHostError.ts';
 import { tokenRedactor } from './redaction.ts';
-import { isLoopbackHost } from './stacks.ts';
+import { hasAllowedScheme } from './stacks.ts';
 
 /** The services, by the names errors use for them. */
 export type ServiceName = 'Storage API' | 'Job Queue API' | 'Encryption API' | 'API portal';
@@ -124,8 +124,8 @@ export class PlatformTransport {
     } catch {
       throw new UntrustedHostError(url, 'not a URL.');
     }
-    const loopbackHttp = target.protocol === 'http:' && this.#options.allowHttpLoopback && isLoopbackHost(target.hostname);
-    if (target.protocol !== 'https:' && !loopbackHttp) throw new UntrustedHostError(target.origin, 'the token is sent over https only.');
+    if (!hasAllowedScheme(target, this.#options.allowHttpLoopback))
+      throw new UntrustedHostError(target.origin, 'the token is sent over https only.');
     if (!(await this.#options.trustedOrigins()).has(target.origin)) {
       throw new UntrustedHostError(
         target.origin,
