@@ -3,7 +3,7 @@
  * entrypoint stays `node dist/cli.js`, and the platform's `action` in config.json still decides
  * between an extraction and a sync action.
  */
-import { joinOptionValues } from './config/commandArgs.ts';
+import { type ArgsProblem, argsProblem, joinOptionValues } from './config/commandArgs.ts';
 import { nearest } from './config/suggest.ts';
 
 // Taken by name from the builtin, not imported: the bundle's import of a builtin copies its
@@ -76,11 +76,12 @@ function didYouMean(word: string, known: readonly string[], prefix = ''): string
 
 export function parseCommandLine(args: readonly string[]): Command {
   let parsed: ReturnType<typeof parse>;
+  // `--max-pages -1` as `--max-pages=-1`, so that our check words the refusal.
+  const joined = joinOptionValues(args, (option) => NUMBER_OPTIONS.has(option));
   try {
-    // `--max-pages -1` as `--max-pages=-1`, so that our check words the refusal.
-    parsed = parse(joinOptionValues(args, (option) => NUMBER_OPTIONS.has(option)));
+    parsed = parse(joined);
   } catch (e) {
-    return { kind: 'error', message: parserMessage(e as Error & { code?: string }) };
+    return { kind: 'error', message: parserMessage(argsProblem(e, joined, OPTIONS)) };
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
@@ -114,18 +115,14 @@ export function parseCommandLine(args: readonly string[]): Command {
 }
 
 /** Our message for what node:util's parser refuses (its own text names its API, not ours). */
-function parserMessage(e: Error & { code?: string }): string {
-  const option = /'(-[^' ]*)/.exec(e.message)?.[1] ?? '';
-  const name = option.replace(/^-+/, '');
-  switch (e.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `Unknown option '${option}'${didYouMean(name, Object.keys(OPTIONS), '--')}.`;
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return OPTIONS[name as keyof typeof OPTIONS]?.type === 'boolean'
-        ? `${option} takes no value.`
-        : `${option} needs a value: ${option === '--data' ? '--data DIR, the folder holding config.json' : `${option} N`}.`;
-    default:
-      return e.message.replace(/\. To specify a positional argument.*$/s, '.');
+function parserMessage({ kind, option }: ArgsProblem): string {
+  switch (kind) {
+    case 'unknown option':
+      return `Unknown option '${option}'${didYouMean(option.replace(/^-+/, ''), Object.keys(OPTIONS), '--')}.`;
+    case 'unexpected value':
+      return `${option} takes no value.`;
+    case 'missing value':
+      return `${option} needs a value: ${option === '--data' ? '--data DIR, the folder holding config.json' : `${option} N`}.`;
   }
 }
 

@@ -122,6 +122,12 @@ describe('the command line', () => {
       kind: 'error',
       message: '--data needs a value: --data DIR, the folder holding config.json.',
     });
+    assert.deepEqual(parseCommandLine(['--data', '--strict']), {
+      kind: 'error',
+      message: '--data needs a value: --data DIR, the folder holding config.json.',
+    });
+    assert.deepEqual(parseCommandLine(['--strict=yes']), { kind: 'error', message: '--strict takes no value.' });
+    assert.deepEqual(parseCommandLine(['-x']), { kind: 'error', message: "Unknown option '-x'." });
   });
 
   it('--data DIR points run, validate and plan at a folder, and wins over KBC_DATADIR', async () => {

@@ -6,6 +6,7 @@
  * structured values are skipped.
  */
 import { derivedForms } from '../logging/redact.ts';
+import { valueMasker } from '../logging/valueMask.ts';
 import { pjsonString } from '../php/jsonEncode.ts';
 import { JsonObject, PhpArray, PhpFloat, type Value } from '../php/value.ts';
 import type { ActionContext } from './context.ts';
@@ -30,38 +31,18 @@ export function secretsOf(ctx: ActionContext): string[] {
   return out.filter((s) => s !== '');
 }
 
-/**
- * Characters that continue a word around a secret: a secret is hidden where it stands as a value
- * (a header or query value, userinfo, a JSON string, a whole path segment), never inside a longer
- * word — with `#token` = `token`, the path `/001-token-header/` stays as it is. A `.` continues a
- * word only when a word character follows (`token.json`), not at the end of a sentence.
- */
-const BEFORE = String.raw`(?<![\p{L}\p{N}_~%+.\-])`;
-const AFTER = String.raw`(?![\p{L}\p{N}_~%+\-]|\.[\p{L}\p{N}])`;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
 /** A secret's forms in a URL, a body or a header: redact.ts's, plus Python's JSON escaping (keeps `/`). */
 function formsOf(secret: string): string[] {
-  const forms = new Set([secret, ...derivedForms(secret), pjsonString(secret).slice(1, -1).replaceAll('\\/', '/')]);
-  return [...forms].filter((f) => f !== '').sort((a, b) => b.length - a.length);
+  return [secret, ...derivedForms(secret), pjsonString(secret).slice(1, -1).replaceAll('\\/', '/')];
 }
 
 /**
- * Each secret in turn, in every form it takes, where it stands as a value, longest form first.
- * The reference replaces the raw text only, anywhere (a token in a query string shows
+ * Each secret where it stands as a value (logging/valueMask.ts), in every form it takes. The
+ * reference replaces the raw text only, anywhere (a token in a query string shows
  * percent-encoded; a short one mangles every word that contains it); here neither happens.
  */
 export function secretMasker(secrets: readonly string[]): (text: string) => string {
-  if (secrets.length === 0) return (text) => text;
-  const forms = secrets.map(formsOf);
-  const patterns = forms.map((list) => new RegExp(`${BEFORE}(?:${list.map(escapeRegExp).join('|')})${AFTER}`, 'gu'));
-  // A plain search first: most strings of a large answer hold no secret, and the bounded
-  // Unicode patterns cost several times more than this test.
-  const anyForm = new RegExp(forms.flat().map(escapeRegExp).join('|'));
-  return (text) => (anyForm.test(text) ? patterns.reduce((out, pattern) => out.replace(pattern, HIDDEN_TEXT), text) : text);
+  return valueMasker(secrets, { replacement: HIDDEN_TEXT, formsOf });
 }
 
 export function maskSecrets(text: string, secrets: readonly string[]): string {

@@ -2,6 +2,7 @@
 import { PlatformClient } from './client.ts';
 import type { ParsedValues } from './commandTable.ts';
 import { CommandLineUsageError } from './errors/CommandLineUsageError.ts';
+import { tokenRedactor } from './redaction.ts';
 import { resolveStack } from './stacks.ts';
 
 export interface PlatformCliIo {
@@ -42,8 +43,7 @@ export interface CliContext {
 }
 
 export function makeContext(io: PlatformCliIo, env: NodeJS.ProcessEnv, values: ParsedValues, argument: string | undefined): CliContext {
-  const token = env['KBC_TOKEN']?.trim();
-  const redact = (text: string): string => (token ? text.split(token).join('[hidden]') : text);
+  const redact = tokenRedactor(env['KBC_TOKEN']?.trim() || undefined);
   const allowHttpLoopback = io.allowHttpLoopback ?? env['EX_GENERIC_PLATFORM_ALLOW_HTTP_LOOPBACK'] === '1';
   const sleep = io.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let client: PlatformClient | undefined;

@@ -11,12 +11,12 @@
  */
 import { JobWaitTimeoutError } from './JobWaitTimeoutError.ts';
 import { MissingTokenError } from './errors/MissingTokenError.ts';
-import { PlatformApiError } from './errors/PlatformApiError.ts';
 import { PlatformUsageError } from './errors/PlatformUsageError.ts';
 import { ServiceNotFoundError } from './errors/ServiceNotFoundError.ts';
+import { UnexpectedResponseError } from './errors/UnexpectedResponseError.ts';
 import { UntrustedHostError } from './errors/UntrustedHostError.ts';
 import { normaliseBaseUrl } from './stacks.ts';
-import { isObject, oneLine, PlatformTransport, type SendOptions } from './transport.ts';
+import { isObject, oneLine, PlatformTransport, type SendOptions, type ServiceName } from './transport.ts';
 import {
   FINAL_STATUSES,
   type CreateJobArgs,
@@ -100,13 +100,8 @@ export class PlatformClient {
     const url = `${this.storageUrl}/v2/storage?exclude=components`;
     const data = await this.request('GET', url, { service: 'Storage API', withToken: false, retry: true });
     const services = isObject(data) ? data['services'] : undefined;
-    if (!Array.isArray(services) || !services.every((s) => isObject(s) && typeof s['id'] === 'string' && typeof s['url'] === 'string')) {
-      throw new PlatformApiError(
-        `Unexpected response from GET ${url}: not a storage index (no "services" list of {id, url}).`,
-        200,
-        oneLine(JSON.stringify(data)),
-      );
-    }
+    if (!Array.isArray(services) || !services.every((s) => isObject(s) && typeof s['id'] === 'string' && typeof s['url'] === 'string'))
+      throw this.unexpected('Storage API', 'GET', url, data, 'not a storage index (no "services" list of {id, url})');
     return data as StorageIndex;
   }
 
@@ -135,7 +130,7 @@ export class PlatformClient {
       !Array.isArray(services) ||
       !services.every((s) => isObject(s) && fields.every((f) => typeof s[f] === 'string'))
     ) {
-      throw new PlatformApiError(`Unexpected response from GET ${url}: not an API portal index.`, 200, oneLine(JSON.stringify(data)));
+      throw this.unexpected('API portal', 'GET', url, data, 'not an API portal index');
     }
     return data as PortalIndex;
   }
@@ -173,27 +168,39 @@ export class PlatformClient {
     return this.#jobRecord(await this.request('GET', url, { service: 'Job Queue API', withToken: true, retry: true }), 'GET', url);
   }
 
-  /**
-   * Polls until the job is final (`isFinished`, or a final status): pauses start at 1 s and double
-   * up to 10 s; with `timeoutMs`, gives up with JobWaitTimeoutError carrying the last record.
-   */
+  /** Reads the job, then polls it until it is final (pollJob). */
   async waitForJob(idOrJob: string | JobRecord, options: WaitOptions = {}): Promise<JobRecord> {
-    const id = typeof idOrJob === 'string' ? idOrJob : String(idOrJob.id);
+    return this.pollJob(await this.getJob(typeof idOrJob === 'string' ? idOrJob : String(idOrJob.id)), options);
+  }
+
+  /**
+   * The one polling loop of the client (06 §5.5), from a record just read: until the job is final
+   * (`isFinished`, or a final status) or `signal` is aborted (then the last record read). `onPoll`
+   * sees every record and is awaited before the next pause, so a log tail reading the events there
+   * prints every line written before the job finished before this returns. Pauses start at
+   * `intervalMs` and double up to `maxIntervalMs`; with `timeoutMs`, the last pause ends at the
+   * deadline and the wait gives up with JobWaitTimeoutError carrying the last record.
+   */
+  async pollJob(current: JobRecord, options: WaitOptions = {}): Promise<JobRecord> {
+    const sleep = options.sleep ?? this.#sleep;
     let interval = Math.max(1, options.intervalMs ?? 1000);
     const maxInterval = Math.max(interval, options.maxIntervalMs ?? 10_000);
     const deadline = options.timeoutMs === undefined ? undefined : this.#now() + options.timeoutMs;
+    let job = current;
     for (;;) {
-      const job = await this.getJob(id);
-      options.onPoll?.(job);
-      if (isJobFinished(job)) return job;
+      await options.onPoll?.(job);
+      if (isJobFinished(job) || options.signal?.aborted) return job;
       let pause = interval;
       if (deadline !== undefined) {
         const remaining = deadline - this.#now();
         if (remaining <= 0) throw new JobWaitTimeoutError(job, options.timeoutMs!);
         pause = Math.min(pause, remaining);
       }
-      await this.#sleep(pause);
+      await sleep(pause);
       interval = Math.min(interval * 2, maxInterval);
+      const next = await this.getJob(job.id);
+      if (next.status !== job.status) options.onStatus?.(next);
+      job = next;
     }
   }
 
@@ -217,7 +224,7 @@ export class PlatformClient {
     query.append('sortOrder', 'desc');
     const url = `${await this.getServiceUrl('queue')}/search/jobs?${query}`;
     const data = await this.request('GET', url, { service: 'Job Queue API', withToken: true, retry: true });
-    if (!Array.isArray(data)) throw this.#unexpected('GET', url, data, 'not a list of jobs');
+    if (!Array.isArray(data)) throw this.unexpected('Job Queue API', 'GET', url, data, 'not a list of jobs');
     return data.map((job) => this.#jobRecord(job, 'GET', url));
   }
 
@@ -233,20 +240,23 @@ export class PlatformClient {
     const data = await this.request('GET', url, { service: 'Storage API', withToken: true, retry: true });
     const owner = isObject(data) ? data['owner'] : undefined;
     if (!isObject(owner) || (typeof owner['id'] !== 'string' && typeof owner['id'] !== 'number'))
-      throw this.#unexpected('GET', url, data, 'no owner.id (the project id)');
+      throw this.unexpected('Storage API', 'GET', url, data, 'no owner.id (the project id)');
     const limits = isObject(owner['limits']) ? owner['limits'] : {};
     const parallelism = limits['components.jobsParallelism'];
     const limit = isObject(parallelism) && typeof parallelism['value'] === 'number' ? parallelism['value'] : undefined;
     return { projectId: String(owner['id']), ...(limit !== undefined ? { jobsParallelism: limit } : {}) };
   }
 
-  #unexpected(method: string, url: string, data: unknown, what: string): PlatformApiError {
-    return new PlatformApiError(`Unexpected response from ${method} ${url}: ${what}.`, 200, this.redact(oneLine(JSON.stringify(data))));
+  /** The error for a 2xx answer of the wrong shape (`what` says what it is not), its body redacted. */
+  unexpected(service: ServiceName, method: string, url: string, data: unknown, what: string): UnexpectedResponseError {
+    return new UnexpectedResponseError({ service, method, url }, what, oneLine(JSON.stringify(data) ?? String(data)), (text) =>
+      this.redact(text),
+    );
   }
 
   #jobRecord(data: unknown, method: string, url: string): JobRecord {
     if (!isObject(data) || (typeof data['id'] !== 'string' && typeof data['id'] !== 'number') || typeof data['status'] !== 'string') {
-      throw this.#unexpected(method, url, data, 'not a job record');
+      throw this.unexpected('Job Queue API', method, url, data, 'not a job record');
     }
     if (typeof data['id'] === 'number') data['id'] = String(data['id']);
     return data as JobRecord;
@@ -270,7 +280,7 @@ export class PlatformClient {
     return this.#transport.assertTokenTarget(url, this.storageUrl);
   }
 
-  /** Replaces the token wherever it appears. */
+  /** Hides the token where it stands as a value (redaction.ts). */
   redact(text: string): string {
     return this.#transport.redact(text);
   }

@@ -4,7 +4,7 @@
  * differently from how it is parsed.
  */
 import { parseArgs } from 'node:util';
-import { joinOptionValues } from '../config/commandArgs.ts';
+import { type ArgsProblem, argsProblem, joinOptionValues } from '../config/commandArgs.ts';
 import { nearest } from '../config/suggest.ts';
 import { CommandLineUsageError } from './errors/CommandLineUsageError.ts';
 
@@ -166,23 +166,22 @@ function takesNegativeNumber(option: string, value: string): boolean {
   return option.startsWith('--') && spec?.type === 'string' && /^-\d/.test(value);
 }
 
-function parseAll(argv: string[]) {
-  return parseArgs({ args: joinOptionValues(argv, takesNegativeNumber), options: OPTIONS, strict: true, allowPositionals: true });
+function parseAll(args: string[]) {
+  return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: true });
 }
 
-/** Node's parseArgs complaint, in our words. */
-function ownMessage(error: Error): string {
-  const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(error.message);
-  if (unknown) {
-    const name = unknown[1]!.replace(/^-+/, '');
-    const near = nearest(name, Object.keys(OPTIONS));
-    return `unknown option ${unknown[1]}${near ? ` (did you mean --${near}?)` : ''}`;
+/** What node:util's parseArgs refused, in our words. */
+function ownMessage({ kind, option }: ArgsProblem): string {
+  switch (kind) {
+    case 'unknown option': {
+      const near = nearest(option.replace(/^-+/, ''), Object.keys(OPTIONS));
+      return `unknown option ${option}${near ? ` (did you mean --${near}?)` : ''}`;
+    }
+    case 'missing value':
+      return `${option} needs a value`;
+    case 'unexpected value':
+      return `${option} takes no value`;
   }
-  const missing = /Option '(-\w, )?(--[\w-]+)[^']*' argument missing/.exec(error.message);
-  if (missing) return `${missing[2]} needs a value`;
-  const noValue = /Option '(--[\w-]+)' does not take an argument/.exec(error.message);
-  if (noValue) return `${noValue[1]} takes no value`;
-  return error.message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/s, '');
 }
 
 /** The command the first words name (two words before one: `job log` before `job`), and how many words it took. */
@@ -209,11 +208,12 @@ function findCommand(words: string[]): { command: CommandSpec; rest: string[] } 
 /** Parses the command line; throws CommandLineUsageError with our own message. */
 export function parseCommandLine(argv: string[]): ParsedCommandLine {
   let parsed: ReturnType<typeof parseAll>;
+  const args = joinOptionValues(argv, takesNegativeNumber);
   try {
-    parsed = parseAll(argv);
+    parsed = parseAll(args);
   } catch (e) {
     // The command, when the line starts with one, so the message points to that command's help.
-    throw new CommandLineUsageError(ownMessage(e as Error), lookupCommand(argv)?.command.name);
+    throw new CommandLineUsageError(ownMessage(argsProblem(e, args, OPTIONS)), lookupCommand(argv)?.command.name);
   }
   const { values, positionals } = parsed;
   if (positionals.length === 0) return { command: undefined, values, argument: undefined };

@@ -6,7 +6,7 @@ import { PROGRAM } from './commandTable.ts';
 import { CommandLineUsageError } from './errors/CommandLineUsageError.ts';
 import { allJobEvents, eventLine } from './events.ts';
 import { followJob } from './follow.ts';
-import type { CreateJobArgs, JobMode, JobRecord } from './types.ts';
+import type { CreateJobArgs, JobMode, JobRecord, WaitOptions } from './types.ts';
 import { isObject } from './transport.ts';
 
 export function jobLine(job: JobRecord): string {
@@ -57,16 +57,18 @@ function configDataOption(text: string): Record<string, unknown> {
 /** Waits for the job (printing its log lines in text mode), prints the final record; exit 0 only on success or warning. */
 async function waitAndReport(ctx: CliContext, job: JobRecord, printLog: boolean): Promise<number> {
   const timeoutMs = seconds(ctx.values.timeout);
-  const final = await followJob(ctx.client(), job, {
-    sleep: ctx.sleep,
+  const wait: WaitOptions = {
     intervalMs: ctx.pollIntervalMs,
-    ...(ctx.io.nowMs ? { nowMs: ctx.io.nowMs } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(printLog && !ctx.values.json ? { printLine: (line: string) => ctx.out(`  ${line}`) } : {}),
     onStatus: (polled) => {
       if (!ctx.values.json && !isJobFinished(polled)) ctx.out(jobLine(polled));
     },
-  });
+  };
+  const client = ctx.client();
+  const final =
+    printLog && !ctx.values.json
+      ? await followJob(client, job, { ...wait, printLine: (line) => ctx.out(`  ${line}`) })
+      : await client.pollJob(job, wait);
   ctx.out(ctx.values.json ? JSON.stringify(final, null, 2) : jobLine(final));
   if (succeeded(final)) return 0;
   const message = resultMessage(final);
@@ -117,7 +119,6 @@ export async function jobLog(ctx: CliContext): Promise<number> {
   }
   if (ctx.values.json) throw new CommandLineUsageError('--follow prints log lines: it does not go with --json');
   const final = await followJob(client, await client.getJob(id), {
-    sleep: ctx.sleep,
     intervalMs: ctx.pollIntervalMs,
     printLine: (line) => ctx.out(line),
     ...(ctx.interrupt ? { signal: ctx.interrupt } : {}),

@@ -19,11 +19,7 @@ export interface LocalRow {
   configuration: Record<string, unknown>;
 }
 
-export interface LocalConfiguration {
-  name: string;
-  description: string;
-  isDisabled: boolean;
-  configuration: Record<string, unknown>;
+export interface LocalConfiguration extends Omit<LocalRow, 'id'> {
   rows: LocalRow[];
 }
 

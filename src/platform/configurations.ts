@@ -4,7 +4,7 @@
  */
 import type { PlatformClient } from './client.ts';
 import { PlatformApiError } from './errors/PlatformApiError.ts';
-import { isObject, oneLine } from './transport.ts';
+import { isObject } from './transport.ts';
 import type { ConfigurationRecord } from './types.ts';
 
 export interface ConfigurationAddress {
@@ -33,13 +33,13 @@ function configUrl(client: PlatformClient, address: ConfigurationAddress): strin
   return `${configsUrl(client, address)}/${encodeURIComponent(address.configId)}`;
 }
 
+function rowUrl(client: PlatformClient, address: ConfigurationAddress, rowId: string): string {
+  return `${configUrl(client, address)}/rows/${encodeURIComponent(rowId)}`;
+}
+
 function record(client: PlatformClient, data: unknown, method: string, url: string): ConfigurationRecord {
   if (!isObject(data) || typeof data['id'] !== 'string' || (!isObject(data['configuration']) && !Array.isArray(data['configuration'])))
-    throw new PlatformApiError(
-      `Unexpected response from ${method} ${url}: not a configuration.`,
-      200,
-      client.redact(oneLine(JSON.stringify(data))),
-    );
+    throw client.unexpected('Storage API', method, url, data, 'not a configuration');
   // PHP's JSON encoder writes an empty object as [] (a configuration never stored).
   if (Array.isArray(data['configuration'])) data['configuration'] = {};
   return data as ConfigurationRecord;
@@ -98,7 +98,7 @@ export async function updateRow(
   rowId: string,
   write: ConfigurationWrite,
 ): Promise<ConfigurationRecord> {
-  const url = `${configUrl(client, address)}/rows/${encodeURIComponent(rowId)}`;
+  const url = rowUrl(client, address, rowId);
   return record(client, await client.request('PUT', url, { ...storage, json: write, retry: false }), 'PUT', url);
 }
 
@@ -108,6 +108,6 @@ export async function deleteRow(
   rowId: string,
   changeDescription: string,
 ): Promise<void> {
-  const url = `${configUrl(client, address)}/rows/${encodeURIComponent(rowId)}`;
+  const url = rowUrl(client, address, rowId);
   await client.request('DELETE', url, { ...storage, json: { changeDescription }, retry: false });
 }

@@ -3,8 +3,7 @@
  * The service takes no token (EOA: no security scheme), so none is ever sent to it.
  */
 import type { PlatformClient } from './client.ts';
-import { PlatformApiError } from './errors/PlatformApiError.ts';
-import { isObject, oneLine } from './transport.ts';
+import { isObject } from './transport.ts';
 
 /**
  * What a cipher may be decrypted in (06 §3): a component of the project (ProjectSecure, the
@@ -41,8 +40,7 @@ export async function encryptObject(
 ): Promise<Record<string, unknown>> {
   const url = encryptUrl(await client.getServiceUrl('encryption'), scope);
   const data = await client.request('POST', url, { service: 'Encryption API', withToken: false, json: values, retry: false });
-  if (!isObject(data))
-    throw new PlatformApiError(`Unexpected response from POST ${url}: not an object.`, 200, oneLine(JSON.stringify(data)));
+  if (!isObject(data)) throw client.unexpected('Encryption API', 'POST', url, data, 'not an object');
   return data;
 }
 

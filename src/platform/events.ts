@@ -1,6 +1,5 @@
 /** Storage events of a job: its log lines (06 §6). */
 import type { PlatformClient } from './client.ts';
-import { PlatformApiError } from './errors/PlatformApiError.ts';
 import { isObject, oneLine } from './transport.ts';
 import type { EventRecord } from './types.ts';
 
@@ -21,11 +20,7 @@ export async function jobEvents(client: PlatformClient, jobId: string, query: Ev
   const url = client.storageApiUrl(`/events?${params}`);
   const data = await client.request('GET', url, { service: 'Storage API', withToken: true, retry: true });
   if (!Array.isArray(data) || !data.every((e) => isObject(e) && typeof e['uuid'] === 'string'))
-    throw new PlatformApiError(
-      `Unexpected response from GET ${url}: not a list of events.`,
-      200,
-      client.redact(oneLine(JSON.stringify(data))),
-    );
+    throw client.unexpected('Storage API', 'GET', url, data, 'not a list of events');
   return data as EventRecord[];
 }
 

@@ -13,7 +13,6 @@ import { PROGRAM } from './commandTable.ts';
 import { getConfiguration } from './configurations.ts';
 import { CommandLineUsageError } from './errors/CommandLineUsageError.ts';
 import { planIterations, planRows, type PlannedJob } from './fanOutPlan.ts';
-import { followJob } from './follow.ts';
 import type { JobRecord } from './types.ts';
 
 interface Entry extends PlannedJob {
@@ -98,12 +97,11 @@ async function createAndWait(ctx: CliContext, client: PlatformClient, entries: E
   let createFailed = false;
   const wait = async (entry: Entry): Promise<void> => {
     try {
-      entry.job = await followJob(client, entry.job!, {
+      entry.job = await client.pollJob(entry.job!, {
         sleep: stoppable(ctx, stop.signal),
         intervalMs: ctx.pollIntervalMs,
         signal: stop.signal,
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-        ...(ctx.io.nowMs ? { nowMs: ctx.io.nowMs } : {}),
       });
     } catch (e) {
       entry.failure = (e as Error).message;
@@ -148,7 +146,7 @@ async function killUnfinished(ctx: CliContext, client: PlatformClient, entries: 
           // It may have finished between the read and the kill: then its own ending is the answer.
           if (!isJobFinished(await client.getJob(entry.job!.id))) throw e;
         });
-        entry.job = await followJob(client, await client.getJob(entry.job.id), { sleep: ctx.sleep, intervalMs: ctx.pollIntervalMs });
+        entry.job = await client.waitForJob(entry.job.id, { intervalMs: ctx.pollIntervalMs });
       } catch (e) {
         entry.failure = `kill failed: ${(e as Error).message}`;
       }

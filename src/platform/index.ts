@@ -5,6 +5,7 @@ export { runPlatformCli, usage, type PlatformCliIo } from './main.ts';
 export type { StorageIndex, PortalIndex, PortalService, JobRecord, JobMode, CreateJobArgs, WaitOptions } from './types.ts';
 export { FINAL_STATUSES } from './types.ts';
 export { PlatformApiError } from './errors/PlatformApiError.ts';
+export { UnexpectedResponseError } from './errors/UnexpectedResponseError.ts';
 export { InvalidTokenError } from './errors/InvalidTokenError.ts';
 export { JobWaitTimeoutError } from './JobWaitTimeoutError.ts';
 export { ServiceNotFoundError } from './errors/ServiceNotFoundError.ts';

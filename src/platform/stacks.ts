@@ -43,6 +43,11 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK.test(hostname);
 }
 
+/** The transport rule: https always; plain http only for a loopback host when `allowHttpLoopback` is set. */
+export function hasAllowedScheme(url: URL, allowHttpLoopback: boolean): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && allowHttpLoopback && isLoopbackHost(url.hostname));
+}
+
 /**
  * Parses a base URL and applies the transport rule: https always; http only for loopback hosts
  * when `allowHttpLoopback` is set. Returns the URL without trailing `/`, query or fragment.
@@ -56,9 +61,8 @@ export function normaliseBaseUrl(text: string, allowHttpLoopback: boolean, what 
   }
   if (url.username !== '' || url.password !== '')
     throw new PlatformUsageError(`Invalid ${what} "${url.host}": credentials in URLs are not accepted.`);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowHttpLoopback && isLoopbackHost(url.hostname))) {
+  if (!hasAllowedScheme(url, allowHttpLoopback))
     throw new PlatformUsageError(`Invalid ${what} "${text}": platform APIs are called over https only.`);
-  }
   if (url.search !== '' || url.hash !== '') throw new PlatformUsageError(`Invalid ${what} "${text}": no query or fragment expected.`);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }

@@ -11,8 +11,10 @@ import { InvalidTokenError } from './errors/InvalidTokenError.ts';
 import { MissingTokenError } from './errors/MissingTokenError.ts';
 import { PlatformApiError } from './errors/PlatformApiError.ts';
 import { StackUnreachableError } from './errors/StackUnreachableError.ts';
+import { UnexpectedResponseError } from './errors/UnexpectedResponseError.ts';
 import { UntrustedHostError } from './errors/UntrustedHostError.ts';
-import { isLoopbackHost } from './stacks.ts';
+import { tokenRedactor } from './redaction.ts';
+import { hasAllowedScheme } from './stacks.ts';
 
 /** The services, by the names errors use for them. */
 export type ServiceName = 'Storage API' | 'Job Queue API' | 'Encryption API' | 'API portal';
@@ -98,19 +100,20 @@ export function platformMessage(body: string): string {
 
 export class PlatformTransport {
   readonly #options: TransportOptions;
+  readonly #redact: (text: string) => string;
 
   constructor(options: TransportOptions) {
     this.#options = options;
+    this.#redact = tokenRedactor(options.token);
   }
 
   get hasToken(): boolean {
     return this.#options.token !== undefined;
   }
 
-  /** Replaces the token wherever it appears (an API that echoes it must not make us print it). */
+  /** Hides the token where it stands as a value (an API that echoes it must not make us print it). */
   redact(text: string): string {
-    const token = this.#options.token;
-    return token === undefined ? text : text.split(token).join('[hidden]');
+    return this.#redact(text);
   }
 
   /** Throws UntrustedHostError unless `url` may receive the token. */
@@ -121,8 +124,8 @@ export class PlatformTransport {
     } catch {
       throw new UntrustedHostError(url, 'not a URL.');
     }
-    const loopbackHttp = target.protocol === 'http:' && this.#options.allowHttpLoopback && isLoopbackHost(target.hostname);
-    if (target.protocol !== 'https:' && !loopbackHttp) throw new UntrustedHostError(target.origin, 'the token is sent over https only.');
+    if (!hasAllowedScheme(target, this.#options.allowHttpLoopback))
+      throw new UntrustedHostError(target.origin, 'the token is sent over https only.');
     if (!(await this.#options.trustedOrigins()).has(target.origin)) {
       throw new UntrustedHostError(
         target.origin,
@@ -138,11 +141,7 @@ export class PlatformTransport {
     try {
       return JSON.parse(text);
     } catch {
-      throw new PlatformApiError(
-        `${options.service}: unexpected answer to ${method} ${url}: HTTP ${status} with a body that is not JSON.`,
-        status,
-        this.redact(text),
-      );
+      throw new UnexpectedResponseError({ service: options.service, method, url, status }, 'a body that is not JSON', text, this.#redact);
     }
   }
 

@@ -45,8 +45,14 @@ export interface WaitOptions {
   maxIntervalMs?: number;
   /** Give up after this long (default: wait for ever) with JobWaitTimeoutError. */
   timeoutMs?: number;
-  /** Called with every record read while waiting. */
-  onPoll?: (job: JobRecord) => void;
+  /** Called with every record read while waiting; what it returns is awaited (a promise) before the next pause. */
+  onPoll?: (job: JobRecord) => unknown;
+  /** Called with a record whose status differs from the one read before it. */
+  onStatus?: (job: JobRecord) => void;
+  /** The pause between polls (default the client's): fan-out's ends early when it is stopped. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Stop waiting (Ctrl-C, fail-fast): the last record read is returned. */
+  signal?: AbortSignal;
 }
 
 /** Statuses after which a job never changes (01 §5.4). */

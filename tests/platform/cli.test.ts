@@ -148,6 +148,18 @@ describe('ex-generic-platform (in process, fake stack)', () => {
     noToken(o);
   });
 
+  test('a one-character token: hidden where it stands as a value, the words around it kept whole', async () => {
+    fake.echoToken = true;
+    const o = await cli(['job', '7', '--stack', fake.storageUrl], { KBC_TOKEN: 'e' });
+    assert.equal(o.code, 1);
+    assert.equal(o.stderr.length, 1);
+    assert.match(
+      o.stderr[0]!,
+      /^ex-generic-platform: Invalid Token: the Job Queue API at 127\.0\.0\.1:\d+ rejected the Storage API token /,
+    );
+    assert.ok(!o.stderr[0]!.includes('[hidden]'), o.stderr[0]);
+  });
+
   test('unknown service: exit 1, one line', async () => {
     fake.services = [{ id: 'import', url: fake.storageUrl }];
     const o = await cli(['run', '--stack', fake.storageUrl, '--component', 'c', '--config', 'ok']);

@@ -189,6 +189,28 @@ describe('jobs', () => {
     assert.deepEqual(pauses, [1000, 2000, 4000, 8000, 10000, 10000]);
   });
 
+  test('pollJob from a record just read: onStatus on each change, a sleep of its own, a signal that stops it', async () => {
+    const { platform, pauses } = client();
+    const created = await platform.createJob({ component: 'c', config: 'stuck' });
+    const statuses: string[] = [];
+    const ownPauses: number[] = [];
+    const stop = new AbortController();
+    const job = await platform.pollJob(created, {
+      intervalMs: 50,
+      onStatus: (j) => statuses.push(j.status),
+      sleep: async (ms) => {
+        ownPauses.push(ms);
+        if (ownPauses.length === 3) stop.abort();
+      },
+      signal: stop.signal,
+    });
+    assert.equal(job.status, 'processing');
+    assert.deepEqual(statuses, ['processing'], 'created → processing, then no change');
+    assert.deepEqual(ownPauses, [50, 100, 200]);
+    assert.deepEqual(pauses, [], "the client's own sleep is not used");
+    assert.equal(fake.seen.filter((s) => s.method === 'GET' && s.server === 'queue').length, 3, 'the record given is not read again');
+  });
+
   test('a job that ends in error is returned; the caller reads status and result', async () => {
     const { platform } = client();
     const job = await platform.runAndWait({ component: 'c', config: 'fails', wait: { intervalMs: 5 } });

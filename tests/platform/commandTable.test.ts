@@ -47,6 +47,9 @@ describe('ex-generic-platform command line', () => {
       ],
       [['jobs', '--limt', '3'], 'ex-generic-platform: unknown option --limt (did you mean --limit?) (see ex-generic-platform jobs --help)'],
       [['services', '--stack'], 'ex-generic-platform: --stack needs a value (see ex-generic-platform services --help)'],
+      // Our words for what node:util refuses, never its own ("argument is ambiguous. Did you forget …").
+      [['services', '--stack', '--json'], 'ex-generic-platform: --stack needs a value (see ex-generic-platform services --help)'],
+      [['jobs', '--json=yes'], 'ex-generic-platform: --json takes no value (see ex-generic-platform jobs --help)'],
       [['jobs', '--wait'], 'ex-generic-platform: --wait does not apply to "jobs" (see ex-generic-platform jobs --help)'],
       [
         [],

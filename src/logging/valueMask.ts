@@ -1,0 +1,46 @@
+/**
+ * Masking a secret where it stands as a value, never inside a longer word: with a secret `x`,
+ * `ex-generic-platform` stays as it is, while `?token=x&a=1` and `{"token":"x"}` become
+ * `?token=[hidden]&a=1` and `{"token":"[hidden]"}`. The sync actions' answers (actions/secrets.ts)
+ * and everything the platform client prints (platform/redaction.ts) use it, each with its own
+ * replacement text and the forms its output can hold.
+ */
+import { derivedForms } from './redact.ts';
+
+/**
+ * Characters that continue a word around a secret: a secret is hidden where it stands as a value
+ * (a header or query value, userinfo, a JSON string, a whole path segment), never inside a longer
+ * word — with a secret `token`, the path `/001-token-header/` stays as it is. A `.` continues a
+ * word only when a word character follows (`token.json`), not at the end of a sentence.
+ */
+const BEFORE = String.raw`(?<![\p{L}\p{N}_~%+.\-])`;
+const AFTER = String.raw`(?![\p{L}\p{N}_~%+\-]|\.[\p{L}\p{N}])`;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+export interface ValueMaskOptions {
+  /** What a masked value becomes (`[hidden]`, `--HIDDEN--`). */
+  replacement: string;
+  /** The forms one secret takes in the text (default: raw, URL-encoded, base64, JSON-escaped: redact.ts's). */
+  formsOf?: (secret: string) => string[];
+}
+
+/**
+ * Each secret in turn, in every form it takes, where it stands as a value, longest form first.
+ * Empty secrets and empty forms are skipped (an empty one would match between every character).
+ */
+export function valueMasker(secrets: readonly string[], options: ValueMaskOptions): (text: string) => string {
+  const formsOf = options.formsOf ?? derivedForms;
+  const forms = secrets
+    .filter((s) => s !== '')
+    .map((secret) => [...new Set(formsOf(secret))].filter((f) => f !== '').sort((a, b) => b.length - a.length))
+    .filter((list) => list.length > 0);
+  if (forms.length === 0) return (text) => text;
+  const patterns = forms.map((list) => new RegExp(`${BEFORE}(?:${list.map(escapeRegExp).join('|')})${AFTER}`, 'gu'));
+  // A plain search first: most strings hold no secret, and the bounded Unicode patterns cost
+  // several times more than this test.
+  const anyForm = new RegExp(forms.flat().map(escapeRegExp).join('|'));
+  return (text) => (anyForm.test(text) ? patterns.reduce((out, pattern) => out.replace(pattern, options.replacement), text) : text);
+}

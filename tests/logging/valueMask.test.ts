@@ -1,0 +1,30 @@
+/** A secret masked where it stands as a value, in each form, and never inside a longer word. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { valueMasker } from '../../src/logging/valueMask.ts';
+
+const mask = valueMasker(['x'], { replacement: '[hidden]' });
+
+test('a one-character secret leaves the words that contain it alone', () => {
+  assert.equal(mask('ex-generic-platform: box x.'), 'ex-generic-platform: box [hidden].');
+  assert.equal(mask('xylophone, x-ray, tax_x'), 'xylophone, x-ray, tax_x');
+});
+
+test('a secret as a query value, a JSON string and a header value', () => {
+  assert.equal(mask('GET https://h/p?token=x&limit=1'), 'GET https://h/p?token=[hidden]&limit=1');
+  assert.equal(mask('{"token":"x","note":"xx"}'), '{"token":"[hidden]","note":"xx"}');
+  assert.equal(mask('X-StorageApi-Token: x'), 'X-StorageApi-Token: [hidden]');
+});
+
+test('the URL-encoded and JSON-escaped forms, with the replacement and forms given', () => {
+  const masked = valueMasker(['a/b+"c'], { replacement: '--HIDDEN--' });
+  assert.equal(masked('?t=a%2Fb%2B%22c&u=1'), '?t=--HIDDEN--&u=1');
+  assert.equal(masked('{"t":"a/b+\\"c"}'), '{"t":"--HIDDEN--"}');
+  const upper = valueMasker(['k'], { replacement: '*', formsOf: (s) => [s.toUpperCase()] });
+  assert.equal(upper('k K'), 'k *');
+});
+
+test('no secret, or an empty one, changes nothing', () => {
+  assert.equal(valueMasker([], { replacement: '[hidden]' })('a b'), 'a b');
+  assert.equal(valueMasker([''], { replacement: '[hidden]' })('a b'), 'a b');
+});
