@@ -13,8 +13,17 @@ import { derivedForms } from './redact.ts';
  * word — with a secret `token`, the path `/001-token-header/` stays as it is. A `.` continues a
  * word only when a word character follows (`token.json`), not at the end of a sentence.
  */
-const BEFORE = String.raw`(?<![\p{L}\p{N}_~%+.\-])`;
-const AFTER = String.raw`(?![\p{L}\p{N}_~%+\-]|\.[\p{L}\p{N}])`;
+const PLAIN_BEFORE = String.raw`(?<![\p{L}\p{N}_~%+.\-])`;
+const PLAIN_AFTER = String.raw`(?![\p{L}\p{N}_~%+\-]|\.[\p{L}\p{N}])`;
+/**
+ * An escape beside the secret is a boundary too, though it ends or starts with a word character:
+ * `?q=a%3Dx%20b` is `a=x b` and `"a\nx"` is a line break then `x`, so `x` stands as a value there
+ * and must be hidden (a URL-encoded or JSON-escaped text would otherwise carry it in clear).
+ */
+const ESCAPE_BEFORE = String.raw`(?<=%[0-9A-Fa-f]{2}|\\[nrtbf/"]|\\u[0-9A-Fa-f]{4})`;
+const ESCAPE_AFTER = '(?=%[0-9A-Fa-f]{2})';
+const BEFORE = `(?:${PLAIN_BEFORE}|${ESCAPE_BEFORE})`;
+const AFTER = `(?:${PLAIN_AFTER}|${ESCAPE_AFTER})`;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -28,3 +28,11 @@ test('no secret, or an empty one, changes nothing', () => {
   assert.equal(valueMasker([], { replacement: '[hidden]' })('a b'), 'a b');
   assert.equal(valueMasker([''], { replacement: '[hidden]' })('a b'), 'a b');
 });
+
+test('an escape beside the secret is a boundary: URL-encoded and JSON-escaped texts do not carry it in clear', () => {
+  assert.equal(mask('?q=a%3Dx%20b'), '?q=a%3D[hidden]%20b');
+  assert.equal(mask('{"note":"line\\nx\\tend"}'), '{"note":"line\\n[hidden]\\tend"}');
+  assert.equal(mask('{"note":"\\u00e9x"}'), '{"note":"\\u00e9[hidden]"}');
+  assert.equal(mask('{"path":"a\\/x"}'), '{"path":"a\\/[hidden]"}');
+  assert.equal(mask('%ABCx and 5%x'), '%ABCx and 5%x');
+});
