@@ -5,12 +5,9 @@
  * is one value for the login and the API request, whatever the clock did in between.
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { runSyncAction } from '../../src/actions/index.ts';
-import { createLogger } from '../../src/logging/logger.ts';
-import { makeDataDir } from '../helpers/dataDir.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
+import { runActionInProcess } from './run.ts';
 
 let api: TestServer;
 before(async () => {
@@ -22,7 +19,7 @@ before(async () => {
 after(() => api.close());
 
 test('user parameters are evaluated once: the login and the API request get the same `time`, the clock read once', async () => {
-  const dir = makeDataDir({
+  const config = {
     action: 'test_request',
     parameters: {
       __SELECTED_JOB: '0',
@@ -36,23 +33,12 @@ test('user parameters are evaluated once: the login and the API request get the 
       },
       config: { stamp: { function: 'time' }, jobs: [{ endpoint: 'items', params: { at: { attr: 'stamp' } } }] },
     },
-  });
+  };
   // Every reading of the clock is ten seconds after the one before.
   let readings = 0;
-  const nowMs = () => 1_700_000_000_000 + 10_000 * readings++;
-  let out = '';
   const before = api.requests.length;
-  const code = await runSyncAction({
-    action: 'test_request',
-    configFile: path.join(dir, 'config.json'),
-    logger: createLogger({ write: () => {} }),
-    writeStdout: (t) => {
-      out += t;
-    },
-    writeStderr: () => {},
-    nowMs,
-  });
-  assert.equal(code, 0, out);
+  const { code, stdout } = await runActionInProcess(config, () => 1_700_000_000_000 + 10_000 * readings++);
+  assert.equal(code, 0, stdout);
   const [login, request] = api.requests.slice(before);
   assert.equal(login!.target, '/login?at=1700000000');
   assert.equal(request!.target, '/items?at=1700000000');
