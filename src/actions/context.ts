@@ -37,6 +37,6 @@ export interface ContextLimits {
 export function createContext(action: string, root: Value, env: FunctionEnv, limits: ContextLimits, debugLog: string[]): ActionContext {
   const configuration = parseHelperConfiguration(root);
   const user = userParameters(configuration.config, env);
-  const auth = createHelperAuthenticator({ config: configuration.config, api: configuration.api, dialect: helperDialect(env) });
+  const auth = createHelperAuthenticator({ config: configuration.config, api: configuration.api, user, dialect: helperDialect(env) });
   return { action, configuration, user, auth, env, ...limits, debugLog, cleanup: [] };
 }

@@ -5,7 +5,7 @@
  */
 import type { HelperDialect, HelperErrorKind } from '../auth/helper.ts';
 import type { FunctionEnv } from '../functions/index.ts';
-import { evaluateExpression, fill, userParameters } from './dialect.ts';
+import { evaluateExpression, fill } from './dialect.ts';
 import { HelperError, PY } from './envelope.ts';
 import { formEncode } from './helperHttp.ts';
 import { pythonJson, pythonStr, pythonTruthy } from './pythonValues.ts';
@@ -24,7 +24,6 @@ export function helperDialect(env: FunctionEnv): HelperDialect {
     formEncode,
     jsonText: pythonJson,
     fill: (fragment, user, evaluateFunctions) => fill(fragment, user, env, evaluateFunctions),
-    userParameters: (config) => userParameters(config, env),
     evaluate: (expression, user) => evaluateExpression(expression, user, env),
     error: (kind, message) => new HelperError(CLASSES[kind], message),
   };

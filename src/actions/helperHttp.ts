@@ -179,11 +179,31 @@ function receivedHeaders(raw: readonly string[]): HeaderPairs {
   return out;
 }
 
+/**
+ * A retry pause that the action's time limit ends at once (the retry deadline has already kept
+ * it short). Its abort listener goes with it: one left behind per pause made Node print
+ * MaxListenersExceededWarning on stderr after ten, and stderr must stay empty.
+ */
+export function abortablePause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 export class HelperHttp {
   private readonly ctx: HttpSessionContext;
   private readonly transport: Transport;
-  private readonly withRetries: HttpClient;
-  private readonly once: HttpClient;
+  /** One client for the login and the API requests: one retry policy, one pacing per host. */
+  private readonly client: HttpClient;
 
   constructor(ctx: HttpSessionContext, limits: CredentialLimits) {
     this.ctx = ctx;
@@ -198,38 +218,16 @@ export class HelperHttp {
     });
     const logger = this.logger();
     for (const secret of limits.secrets) logger.secrets.add(secret);
-    const scoped = { credentialScope: limits.scope, withheldFrom: new Set<string>(), attemptsEndBy: ctx.deadlines.attemptsEndBy };
-    // The time limit aborts a pause at once (the retry deadline has already kept it short).
-    const sleep = (ms: number): Promise<void> =>
-      new Promise((resolve, reject) => {
-        if (ctx.signal.aborted) return reject(ctx.signal.reason);
-        // The listener goes with the pause: one left per pause made Node warn on stderr after 10.
-        const onAbort = (): void => {
-          clearTimeout(timer);
-          reject(ctx.signal.reason);
-        };
-        const timer = setTimeout(() => {
-          ctx.signal.removeEventListener('abort', onAbort);
-          resolve();
-        }, ms);
-        ctx.signal.addEventListener('abort', onAbort, { once: true });
-      });
-    this.withRetries = new HttpClient({
+    this.client = new HttpClient({
       transport: this.transport,
       retry: retryPolicy(ctx),
       logger,
-      sleep,
+      sleep: (ms) => abortablePause(ms, ctx.signal),
       maxRedirects: HELPER_MAX_REDIRECTS,
       authenticator: ctx.auth,
-      ...scoped,
-    });
-    this.once = new HttpClient({
-      transport: this.transport,
-      retry: { ...DEFAULT_RETRY, maxRetries: 0 },
-      logger,
-      sleep,
-      maxRedirects: HELPER_MAX_REDIRECTS,
-      ...scoped,
+      credentialScope: limits.scope,
+      withheldFrom: new Set<string>(),
+      attemptsEndBy: ctx.deadlines.attemptsEndBy,
     });
   }
 
@@ -247,14 +245,17 @@ export class HelperHttp {
     const built = newRequest(request.method, request.url);
     for (const [name, value] of request.headers) built.prepared.headers.replace(name, [value]);
     if (request.body !== null) setBody(built.prepared, request.body.text, request.body.contentType);
-    const response = await this.send(built, false);
+    const response = await this.send(built, { authenticated: false });
     return { status: response.status, reason: response.reason, text: response.text, url: response.request.url };
   }
 
-  /** Sends one request, authenticated by the client; `authenticated` false for the login (sent once). */
-  async send(built: BuiltRequest, authenticated = true): Promise<HelperResponse> {
+  /**
+   * Sends one request, authenticated by the client and retried by the action's policy; the
+   * login (`authenticated: false`) goes out once, unauthenticated (spec 05 §2.5 step 3).
+   */
+  async send(built: BuiltRequest, { authenticated } = { authenticated: true }): Promise<HelperResponse> {
     this.ctx.signal.throwIfAborted();
-    const response = await (authenticated ? this.withRetries : this.once).send(built.prepared, authenticated);
+    const response = await this.client.send(built.prepared, authenticated, { retry: authenticated });
     const sent = response.sent;
     const target = requestTarget(sent.url);
     const length = response.headers['content-length'] ?? 'None';

@@ -2,7 +2,8 @@
  * The sync actions' `login` / `oauth2` (spec 05 §2.5): one login request before the API
  * requests, then `apiRequest.headers` and `apiRequest.params` (not `query`, unlike the
  * extractor's login.ts) with `{"response": path}` taken from the login response. No expiry, no
- * re-login; every computed value is a secret.
+ * re-login; every computed value is a secret. The user parameters are the action's, evaluated
+ * once (the helper evaluates them again here; docs/migration.md).
  */
 import { resolveUrl } from '../http/url.ts';
 import { decodeJson } from '../php/jsonDecode.ts';
@@ -71,12 +72,11 @@ registerHelperAuthMethod({
   types: ['login', 'oauth2'],
   description:
     'One request from `api.authentication.loginRequest`, then the headers and query parameters of `apiRequest` (`{"response": "path"}` read from its answer) on every API request.',
-  create({ config, api, dialect }) {
+  create({ api, user, dialect }) {
     const authentication = objectAt(api, 'authentication');
     if (!dialect.truthy(authentication.get('loginRequest'))) {
       throw dialect.error('value', 'loginRequest configuration not found in the Login 88Authentication configuration');
     }
-    const user = dialect.userParameters(config);
     const filled = dialect.fill(authentication.get('loginRequest'), user, true);
     const loginRequest = filled instanceof Map ? filled : new Map<string, Value>();
     const apiRequest = dialect.fill(authentication.get('apiRequest') ?? new Map(), user, false);

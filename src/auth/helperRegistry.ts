@@ -31,8 +31,6 @@ export interface HelperDialect {
   jsonText(v: Value): string;
   /** Spec 05 §2.3 "fill" of a fragment against user parameters. */
   fill(fragment: Value | undefined, user: Map<string, Value>, evaluateFunctions: boolean): Value;
-  /** Spec 05 §2.2: the user parameters of a `parameters.config`, evaluated. */
-  userParameters(config: Map<string, Value>): Map<string, Value>;
   /** Spec 05 §8.2: one expression. */
   evaluate(expression: Value, user: Map<string, Value>): Value;
   error(kind: HelperErrorKind, message: string): Error;
@@ -44,6 +42,8 @@ export interface HelperAuthSource {
   config: Map<string, Value>;
   /** `parameters.api`. */
   api: Map<string, Value>;
+  /** Spec 05 §2.2: the user parameters, evaluated once by the action (a method never evaluates them again). */
+  user: Map<string, Value>;
   dialect: HelperDialect;
 }
 

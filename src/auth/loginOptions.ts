@@ -4,7 +4,7 @@
  * reference's constructor checks in its order.
  */
 import { UserError } from '../errors/UserError.ts';
-import { valueLong } from '../functions/convert.ts';
+import { phpIntval } from '../php/intval.ts';
 import { isNumeric } from '../php/isNumeric.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, member, PhpFloat, truthy, type Value } from '../php/value.ts';
@@ -119,7 +119,7 @@ function isFilterValidInt(v: Value | undefined): boolean {
  */
 function expiryOf(expires: Value | undefined): LoginExpiry {
   if (expires === undefined || expires === null) return { kind: 'never' };
-  if (isNumeric(expires)) return { kind: 'seconds', seconds: Number(valueLong(expires)) };
+  if (isNumeric(expires)) return { kind: 'seconds', seconds: phpIntval(expires) };
   if (!isMap(expires) || isEmpty(member(expires, 'response'))) return { kind: 'never' };
   return { kind: 'response', path: phpString(member(expires, 'response')!), relative: truthy(member(expires, 'relative')) };
 }

@@ -10,6 +10,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { ApplicationError } from '../errors/ApplicationError.ts';
+import { fitsInt64, phpIntvalBig } from '../php/intval.ts';
+import { numericString } from '../php/isNumeric.ts';
 import { phpFloatString } from '../php/stringConversion.ts';
 import { utf8PrefixAt } from '../php/utf8Lossy.ts';
 import { JsonObject, PhpArray, PhpFloat, type Value } from '../php/value.ts';
@@ -131,84 +133,17 @@ export function zppBool(v: Value): boolean | undefined {
   return v.value !== 0;
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const TWO_63 = 2 ** 63;
-
-/** The result of PHP's numeric-string scan. */
-export interface NumericString {
-  kind: 'int' | 'float';
-  int: bigint;
-  float: number;
-  /** Characters after the number (PHP: "non well formed" notice). */
-  trailing: boolean;
-}
-
-const NUMERIC_PREFIX = /^[ \t\n\r\v\f]*([+-]?)(?:(\d+)(\.\d*)?|(\.\d+))([eE][+-]?\d+)?/;
-
-/** PHP 7.4 `_is_numeric_string_ex` (leading whitespace allowed, trailing data reported). */
-export function numericString(s: string): NumericString | undefined {
-  const m = NUMERIC_PREFIX.exec(s);
-  if (!m) return undefined;
-  const trailing = m[0].length < s.length;
-  const body = m[0].trimStart();
-  if (m[3] === undefined && m[4] === undefined && m[5] === undefined) {
-    const n = BigInt(m[1] + m[2]!);
-    if (n >= INT64_MIN && n <= INT64_MAX) return { kind: 'int', int: n, float: Number(n), trailing };
-  }
-  return { kind: 'float', int: 0n, float: Number(body), trailing };
-}
-
-function fitsLong(d: number): boolean {
-  return !Number.isNaN(d) && d < TWO_63 && d >= -TWO_63;
-}
-
 /** Weak-mode int parameter (`Z_PARAM_LONG`): `undefined` when PHP rejects the argument. */
 export function zppLong(v: Value): bigint | undefined {
-  if (v === null || v === false) return 0n;
-  if (v === true) return 1n;
-  if (typeof v === 'number') return BigInt(v);
-  if (typeof v === 'bigint') return v;
-  if (v instanceof PhpFloat) return fitsLong(v.value) ? BigInt(Math.trunc(v.value)) : undefined;
+  if (v instanceof PhpFloat) return fitsInt64(v.value) ? phpIntvalBig(v) : undefined;
   if (typeof v === 'string') {
     const n = numericString(v);
     if (!n) return undefined;
-    if (n.kind === 'int') return n.int;
-    return fitsLong(n.float) ? BigInt(Math.trunc(n.float)) : undefined;
+    return n.kind === 'int' || fitsInt64(n.float) ? phpIntvalBig(v) : undefined;
   }
-  return undefined;
+  if (Array.isArray(v) || v instanceof Map) return undefined;
+  return phpIntvalBig(v);
 }
-
-/** PHP 7 `zend_dval_to_lval` (64-bit, modular for out-of-range values, 0 for INF/NaN). */
-export function dvalToLval(d: number): bigint {
-  if (!Number.isFinite(d)) return 0n;
-  const t = Math.trunc(d);
-  if (fitsLong(t)) return BigInt(t);
-  let m = BigInt(t) % 2n ** 64n;
-  if (m < 0n) m += 2n ** 64n;
-  return m > INT64_MAX ? m - 2n ** 64n : m;
-}
-
-/** `zval_get_long` (used by `sprintf` for `%d` etc.): never fails. */
-export function valueLong(v: Value): bigint {
-  if (v === null || v === false) return 0n;
-  if (v === true) return 1n;
-  if (typeof v === 'number') return BigInt(v);
-  if (typeof v === 'bigint') return v;
-  if (v instanceof PhpFloat) return dvalToLval(v.value);
-  if (typeof v === 'string') {
-    const n = numericString(v);
-    if (!n) return 0n;
-    if (n.kind === 'int') return n.int;
-    if (Number.isNaN(n.float)) return 0n;
-    if (!fitsLong(n.float)) return n.float > 0 ? INT64_MAX : INT64_MIN;
-    return BigInt(Math.trunc(n.float));
-  }
-  if (isPhpArrayValue(v)) return arrayCount(v) > 0 ? 1n : 0n;
-  return 1n;
-}
-
-const STRTOD_PREFIX = /^[ \t\n\v\f\r]*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/;
 
 /** `zval_get_double` (used by `sprintf` for `%f`, `%e`, `%g`). Strings use `zend_strtod`. */
 export function valueDouble(v: Value): number {
@@ -217,15 +152,7 @@ export function valueDouble(v: Value): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   if (v instanceof PhpFloat) return v.value;
-  if (typeof v === 'string') {
-    const m = STRTOD_PREFIX.exec(v);
-    return m ? Number(m[0].trimStart()) : 0;
-  }
+  if (typeof v === 'string') return numericString(v)?.float ?? 0;
   if (isPhpArrayValue(v)) return arrayCount(v) > 0 ? 1 : 0;
   return 1;
-}
-
-/** A PHP int result: a JS number when safe, else a bigint. */
-export function intValue(n: bigint): number | bigint {
-  return n >= -9007199254740991n && n <= 9007199254740991n ? Number(n) : n;
 }

@@ -3,7 +3,8 @@
  * widths and `%.Ns` truncation count bytes of the UTF-8 form.
  */
 import type { Value } from '../php/value.ts';
-import { bytesToPhpString, phpBytes, valueDouble, valueLong, valueString } from './convert.ts';
+import { phpIntvalBig } from '../php/intval.ts';
+import { bytesToPhpString, phpBytes, valueDouble, valueString } from './convert.ts';
 import { binaryParts } from '../php/numbers.ts';
 
 const FLOAT_PRECISION = 6;
@@ -314,10 +315,10 @@ export function phpSprintf(formatValue: Value, args: Value[]): string | false {
         appendString(out, [...phpBytes(valueString(arg))], width, precision, padding, alignment, false, expprec, false);
         break;
       case 0x64: // d
-        appendInt(out, valueLong(arg), width, padding, alignment, alwaysSign);
+        appendInt(out, phpIntvalBig(arg), width, padding, alignment, alwaysSign);
         break;
       case 0x75: // u
-        appendUint(out, valueLong(arg), width, padding, alignment);
+        appendUint(out, phpIntvalBig(arg), width, padding, alignment);
         break;
       case 0x67: // g
       case 0x47: // G
@@ -328,19 +329,19 @@ export function phpSprintf(formatValue: Value, args: Value[]): string | false {
         appendDouble(out, valueDouble(arg), width, padding, alignment, precision, hasPrecision, String.fromCharCode(spec), alwaysSign);
         break;
       case 0x63: // c
-        out.push(Number(BigInt.asUintN(8, valueLong(arg))));
+        out.push(Number(BigInt.asUintN(8, phpIntvalBig(arg))));
         break;
       case 0x6f: // o
-        append2n(out, valueLong(arg), width, padding, alignment, 8, false, expprec);
+        append2n(out, phpIntvalBig(arg), width, padding, alignment, 8, false, expprec);
         break;
       case 0x78: // x
-        append2n(out, valueLong(arg), width, padding, alignment, 16, false, expprec);
+        append2n(out, phpIntvalBig(arg), width, padding, alignment, 16, false, expprec);
         break;
       case 0x58: // X
-        append2n(out, valueLong(arg), width, padding, alignment, 16, true, expprec);
+        append2n(out, phpIntvalBig(arg), width, padding, alignment, 16, true, expprec);
         break;
       case 0x62: // b
-        append2n(out, valueLong(arg), width, padding, alignment, 2, false, expprec);
+        append2n(out, phpIntvalBig(arg), width, padding, alignment, 2, false, expprec);
         break;
       case 0x25: // %
         out.push(0x25);

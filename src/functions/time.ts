@@ -1,6 +1,7 @@
 /** Time functions: time, date, strtotime (spec 02 §11.4, §11.6, §11.7). UTC only. */
 import type { Value } from '../php/value.ts';
-import { intValue, zppLong, zppString } from './convert.ts';
+import { phpInt } from '../php/intval.ts';
+import { zppLong, zppString } from './convert.ts';
 import { phpDate } from './date.ts';
 import { registerFunction, type FunctionEnv } from './registry.ts';
 import { phpStrtotime } from './strtotime/index.ts';
@@ -24,7 +25,7 @@ registerFunction({
   maxArgs: 0,
   example: { args: [] },
   call(_args, env) {
-    return intValue(nowSeconds(env));
+    return phpInt(nowSeconds(env));
   },
 });
 
@@ -59,6 +60,6 @@ registerFunction({
     const base = timestampArg(args[1], env);
     if (text === undefined || base === undefined) return false;
     const r = phpStrtotime(text, base);
-    return r === false ? false : intValue(r);
+    return r === false ? false : phpInt(r);
   },
 });

@@ -2,6 +2,7 @@
  * Retry timing and decisions (spec 01 §3.11), kept in one module so the policy can be read
  * and tested on its own. How `api.retryConfig` is read: retryOptions.ts.
  */
+import { phpIntval } from '../php/intval.ts';
 
 export interface RetryPolicy {
   maxRetries: number;
@@ -76,7 +77,7 @@ export function retryDelayMs(r: number, headerValue: string | undefined, nowSeco
   let delay: number | undefined;
   if (headerValue !== undefined) {
     if (/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(headerValue)) {
-      const v = Math.trunc(Number(headerValue));
+      const v = phpIntval(headerValue);
       delay = v < nowSeconds - 86400 ? v * 1000 : (v - nowSeconds) * 1000;
     } else {
       const ts = parseHttpDate(headerValue);

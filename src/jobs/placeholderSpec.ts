@@ -2,13 +2,14 @@
  * A child job's placeholder, parsed once from the configuration (spec 03 §4.4–§4.6); resolved
  * against the parent records by placeholders.ts.
  */
+import { phpIntval } from '../php/intval.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, member, PhpArray, type Value } from '../php/value.ts';
 
 /** One placeholder of a child job (03 §4.4–§4.6). */
 export interface PlaceholderSpec {
   name: string;
-  /** The record level: 1 = the parent, 2 = the grandparent (`2:` prefix); 0 for a prefix without digits. */
+  /** The record level: 1 = the parent, 2 = the grandparent (`2:` prefix); 0 for a prefix that is not a number. */
   level: number;
   /** The path in the record, PHP string form. */
   path: string;
@@ -21,12 +22,10 @@ export interface PlaceholderSpec {
   pathMissing?: boolean;
 }
 
-/** "2:id" → 2, "id" → 1, "x:id" → 0 (level check fails at the first record). */
+/** PHP `(int)` of the text before the first `:` (03 §4.4): "2:id" → 2, "id" → 1, "x:id" → 0 (the level check fails at the first record). */
 function levelOf(name: string): number {
   const colon = name.indexOf(':');
-  if (colon < 0) return 1;
-  const digits = /^\d+/.exec(name.slice(0, colon));
-  return digits ? Number(digits[0]) : 0;
+  return colon < 0 ? 1 : phpIntval(name.slice(0, colon));
 }
 
 /** The placeholder `name` (its key in `placeholders`) written as `spec`: a path, or an object with `path` and a function. */

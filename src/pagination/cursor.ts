@@ -11,7 +11,8 @@ import { isEmpty, isInt, phpType, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
 import { flagOption } from './optionNodes.ts';
-import { intValueBig, normalizeInt, OptionReader } from './options.ts';
+import { phpInt, phpIntvalBig } from '../php/intval.ts';
+import { OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
 import { jobRequest, replaceParams, type JobInstance, type Scroller } from './scroller.ts';
 
@@ -89,13 +90,13 @@ export class CursorScroller implements Scroller {
           context: { idKey: this.options.idKey },
         });
       }
-      const id = intValueBig(value);
+      const id = phpIntvalBig(value);
       if (this.max === null || id > this.max) this.max = id;
       if (this.min === null || id < this.min) this.min = id;
     }
     const cursor = (this.options.reverse ? this.min! : this.max!) + this.options.increment;
     // The parameter is set on the job instance permanently (all its later pages).
-    job.params = replaceParams(job.params, [[this.options.param, normalizeInt(cursor)]]);
+    job.params = replaceParams(job.params, [[this.options.param, phpInt(cursor)]]);
     return jobRequest(job);
   }
 

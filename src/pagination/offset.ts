@@ -9,7 +9,8 @@ import { isEmpty, member, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
 import { flagOption, prefetchOption } from './optionNodes.ts';
-import { intValue, OptionReader, shownOption } from './options.ts';
+import { phpIntval } from '../php/intval.ts';
+import { OptionReader, shownOption } from './options.ts';
 import { type HelperValues, registerPaginationMethod } from './registry.ts';
 import { jobRequest, replaceParams, requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
 
@@ -48,7 +49,7 @@ export function offsetOptions(options: OptionReader): OffsetOptions {
     });
   }
   return {
-    limit: intValue(limit),
+    limit: phpIntval(limit),
     limitParam: options.castString('limitParam', OFFSET_OPTIONS.limitParam.default),
     offsetParam: options.castString('offsetParam', OFFSET_OPTIONS.offsetParam.default),
     firstPageParams: options.flag('firstPageParams', OFFSET_OPTIONS.firstPageParams.default),
@@ -69,7 +70,7 @@ export class OffsetScroller implements Scroller {
   /** Page size: the job's own non-empty `limitParam` value, else `limit` (re-read every page). */
   private pageSize(job: JobInstance): number {
     const own = member(job.params, this.options.limitParam);
-    return isEmpty(own) ? this.options.limit : intValue(own);
+    return isEmpty(own) ? this.options.limit : phpIntval(own);
   }
 
   private scrollRequest(job: JobInstance, pointer = this.pointer) {
@@ -89,7 +90,7 @@ export class OffsetScroller implements Scroller {
   firstRequest(job: JobInstance) {
     if (this.options.offsetFromJob) {
       const start = member(job.params, this.options.offsetParam);
-      if (!isEmpty(start)) this.pointer = intValue(start);
+      if (!isEmpty(start)) this.pointer = phpIntval(start);
     }
     return this.options.firstPageParams ? this.scrollRequest(job) : jobRequest(job);
   }

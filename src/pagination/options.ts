@@ -1,48 +1,12 @@
 /**
  * Reading pagination options the way the reference does (spec 03 §5.1, §5.3): `empty(…)`
- * defaults, string casts, integer values, truthiness, and the strictly typed options whose
+ * defaults, string casts, numeric comparisons, truthiness, and the strictly typed options whose
  * wrong type is an internal error (exit code 2).
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
 import { isNumericString } from '../php/isNumeric.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, JsonObject, member, PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
-
-const LEADING_NUMBER = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/;
-
-/** Safe integers stay numbers, bigger ones become bigints (the value model of PHP ints). */
-export function normalizeInt(n: bigint): number | bigint {
-  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
-}
-
-function truncToBigInt(x: number): bigint {
-  if (!Number.isFinite(x)) return 0n;
-  return BigInt(Math.trunc(x));
-}
-
-/** PHP `(int)` of any value, as a bigint. */
-export function intValueBig(v: Value | undefined): bigint {
-  if (v === undefined || v === null || v === false) return 0n;
-  if (v === true) return 1n;
-  if (typeof v === 'number') return BigInt(Math.trunc(v));
-  if (typeof v === 'bigint') return v;
-  if (v instanceof PhpFloat) return truncToBigInt(v.value);
-  if (typeof v === 'string') {
-    const m = LEADING_NUMBER.exec(v);
-    if (!m) return 0n;
-    const text = m[0].trim();
-    if (/^[+-]?\d+$/.test(text)) return BigInt(text);
-    return truncToBigInt(Number(text));
-  }
-  if (Array.isArray(v)) return v.length === 0 ? 0n : 1n;
-  if (v instanceof JsonObject) return 1n;
-  return (v as PhpArray).size === 0 ? 0n : 1n;
-}
-
-/** PHP `(int)` of any value, as a JavaScript number (page sizes, offsets, page numbers). */
-export function intValue(v: Value | undefined): number {
-  return Number(intValueBig(v));
-}
+import { isEmpty, member, PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
 
 /** PHP numeric value of a scalar for comparisons (`null` for values that are not numeric). */
 export function numericValue(v: Value | undefined): number | null {

@@ -6,7 +6,8 @@ import { isEmpty, member, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
 import { flagOption, prefetchOption } from './optionNodes.ts';
-import { intValue, OptionReader } from './options.ts';
+import { phpIntval } from '../php/intval.ts';
+import { OptionReader } from './options.ts';
 import { type HelperValues, registerPaginationMethod } from './registry.ts';
 import { jobRequest, replaceParams, requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
 
@@ -37,10 +38,10 @@ export function pagenumOptions(options: OptionReader): PagenumOptions {
   const firstPage = options.get('firstPage');
   return {
     pageParam: options.castString('pageParam', PAGENUM_OPTIONS.pageParam.default),
-    limit: isEmpty(limit) ? null : intValue(limit),
+    limit: isEmpty(limit) ? null : phpIntval(limit),
     limitParam: options.castString('limitParam', PAGENUM_OPTIONS.limitParam.default),
     // Only absent or null falls back (0 is a first page), so not castString's empty() rule.
-    firstPage: firstPage === undefined || firstPage === null ? PAGENUM_OPTIONS.firstPage.default : intValue(firstPage),
+    firstPage: firstPage === undefined || firstPage === null ? PAGENUM_OPTIONS.firstPage.default : phpIntval(firstPage),
     firstPageParams: options.flag('firstPageParams', PAGENUM_OPTIONS.firstPageParams.default),
   };
 }
@@ -59,7 +60,7 @@ export class PagenumScroller implements Scroller {
   /** Page size: the job's own non-empty `limitParam` value, else `limit`, else none. */
   private pageSize(job: JobInstance): number | null {
     const own = member(job.params, this.options.limitParam);
-    return isEmpty(own) ? this.options.limit : intValue(own);
+    return isEmpty(own) ? this.options.limit : phpIntval(own);
   }
 
   private pageRequest(job: JobInstance, page = this.page) {

@@ -12,7 +12,8 @@ import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, isInt, JsonObject, type PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
-import { intValue, numericValue, OptionReader } from './options.ts';
+import { phpIntval } from '../php/intval.ts';
+import { numericValue, OptionReader } from './options.ts';
 import type { JobInstance, Scroller } from './scroller.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -143,7 +144,7 @@ export function forceStopOptions(options: OptionReader): ForceStopOptions {
   return {
     pages: isEmpty(pages) ? null : Number(pages),
     time: isEmpty(time) ? null : timeLimit(time!),
-    volume: isEmpty(volume) ? null : intValue(volume),
+    volume: isEmpty(volume) ? null : phpIntval(volume),
   };
 }
 
@@ -240,7 +241,7 @@ export function limitStopOptions(options: OptionReader): LimitStopOptions {
   if (!isEmpty(field) && !isEmpty(count)) {
     throw new UserError("Specify only one of 'limitStop.field' or 'limitStop.count'.", { configPath: options.path });
   }
-  return { field: options.strictString('field') ?? null, count: intValue(count) };
+  return { field: options.strictString('field') ?? null, count: phpIntval(count) };
 }
 
 /** PHP 7 `$total >= $limit` for the kinds of values a response can hold. */
@@ -274,7 +275,7 @@ export class LimitStop implements Scroller {
     this.total += records.length;
     const limit: Value = this.options.field === null ? this.options.count : lookup(this.options.field, response, '.');
     if (limitReached(this.total, limit)) {
-      this.logger.info(`Limit reached, stopping scrolling. Current count: ${this.total}, limit: ${intValue(limit)}`);
+      this.logger.info(`Limit reached, stopping scrolling. Current count: ${this.total}, limit: ${phpIntval(limit)}`);
       return null;
     }
     return this.inner.nextRequest(job, response, records);

@@ -2,7 +2,8 @@
  * `parameters.sshProxy` (spec 01 §6.1) parsed once: host, port, user, #privateKey, read as the
  * reference reads them. The component parses it and hands the result to the tunnel (tunnel.ts).
  */
-import { isEmpty, member, PhpFloat, type Value } from '../php/value.ts';
+import { phpIntval } from '../php/intval.ts';
+import { isEmpty, member, type Value } from '../php/value.ts';
 import { phpString } from '../php/stringConversion.ts';
 
 export interface SshProxyConfig {
@@ -13,25 +14,12 @@ export interface SshProxyConfig {
   privateKey: string;
 }
 
-/** PHP `(int)` of a configuration scalar: leading integer digits of strings, 0 otherwise. */
-function phpInt(v: Value | undefined): number {
-  if (typeof v === 'number') return Math.trunc(v);
-  if (typeof v === 'bigint') return Number(v);
-  if (v instanceof PhpFloat) return Number.isFinite(v.value) ? Math.trunc(v.value) : 0;
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string') {
-    const m = /^\s*([+-]?\d+)/.exec(v);
-    return m ? parseInt(m[1]!, 10) : 0;
-  }
-  return 0;
-}
-
 /** Reads the section; key presence is checked up front elsewhere (01 §2.4 S1). */
 export function sshProxyConfig(section: Value | undefined): SshProxyConfig {
   const key = member(section, '#privateKey');
   return {
     host: phpString(member(section, 'host')),
-    port: phpInt(member(section, 'port')),
+    port: phpIntval(member(section, 'port')),
     user: phpString(member(section, 'user')),
     privateKey: isEmpty(key) ? '' : phpString(key),
   };

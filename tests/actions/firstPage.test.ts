@@ -5,18 +5,15 @@
  * named scrollers takes the run's choice instead of failing (issue 26 #4).
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { runSyncAction } from '../../src/actions/index.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { createScroller, paginationMethodSpecs } from '../../src/pagination/index.ts';
 import { registerPaginationMethod } from '../../src/pagination/registry.ts';
 import { replaceParams, requestWithParams } from '../../src/pagination/scroller.ts';
 import { decodeJson } from '../../src/php/jsonDecode.ts';
 import { PhpArray } from '../../src/php/value.ts';
-import { makeDataDir } from '../helpers/dataDir.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
-import { runAction } from './run.ts';
+import { runAction, runActionInProcess } from './run.ts';
 
 let api: TestServer;
 before(async () => {
@@ -80,19 +77,9 @@ test('a pagination method unknown to src/actions works in test_request (register
       },
     }),
   });
-  const dir = makeDataDir(config({ method: 'test-only-start-token' }));
-  let out = '';
-  const code = await runSyncAction({
-    action: 'test_request',
-    configFile: path.join(dir, 'config.json'),
-    logger: createLogger({ write: () => {} }),
-    writeStdout: (t) => {
-      out += t;
-    },
-    writeStderr: () => {},
-  });
+  const { code, stdout } = await runActionInProcess(config({ method: 'test-only-start-token' }));
   assert.equal(code, 0);
-  assert.equal(JSON.parse(out).request.url, `${api.url}/items?q=x&start=first`);
+  assert.equal(JSON.parse(stdout).request.url, `${api.url}/items?q=x&start=first`);
 });
 
 test('named scrollers and a job without `scroller`: the run takes none (or `default`); no "Paginator \'common\' not found"', async () => {

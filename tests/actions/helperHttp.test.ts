@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { getEventListeners } from 'node:events';
 import { after, before, test } from 'node:test';
+import { HelperHttp, newRequest } from '../../src/actions/helperHttp.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 import { lastLine, runAction } from './run.ts';
 import { opensslMissing, selfSignedCertificate } from '../helpers/tls.ts';
@@ -178,3 +180,66 @@ for (const method of Object.keys(METHODS)) {
     assert.equal(METHODS[method]!.carries(kept.headers, kept.target), true, JSON.stringify(kept));
   });
 }
+
+// One client for the whole action (src/actions/helperHttp.ts): the login and the API requests go
+// through the same HttpClient; the login is sent once (spec 05 §2.5 step 3), the API requests are
+// retried by the action's policy, and every retry pause gives back its abort listener.
+
+/** A session on its own AbortSignal, against `server`: one retry on 503. */
+function session(signal: AbortSignal) {
+  const now = Date.now();
+  return new HelperHttp(
+    {
+      configuration: { retry: { maxRetries: 1, codes: [503] }, tls: { ca: undefined, clientCertificate: undefined, verifyOff: false } },
+      signal,
+      deadlines: { retriesEndBy: now + 25_000, attemptsEndBy: now + 28_000, budgetSeconds: 25 },
+      debugLog: [],
+      auth: { secrets: () => [], authenticate: async () => {} },
+    },
+    { scope: () => true, secrets: [] },
+  );
+}
+
+test('the login goes out once on the action client (a 503 is not retried); an API request on it is retried', async () => {
+  // Every path answers 503 the first time it is asked, then 200.
+  const seen = new Set<string>();
+  const flaky = await startServer((req, res) => {
+    if (seen.has(req.target)) return json(res, 200, { token: 't' });
+    seen.add(req.target);
+    json(res, 503, { error: 'busy' });
+  });
+  const http = session(new AbortController().signal);
+  try {
+    const login = await http.login({ method: 'GET', url: `${flaky.url}/login`, headers: [], body: null });
+    assert.equal(login.status, 503);
+    assert.deepEqual(
+      flaky.requests.map((r) => r.target),
+      ['/login'],
+    );
+    const response = await http.send(newRequest('GET', `${flaky.url}/items`));
+    assert.equal(response.status, 200);
+    assert.deepEqual(
+      flaky.requests.map((r) => r.target),
+      ['/login', '/items', '/items'],
+    );
+  } finally {
+    http.close();
+    await flaky.close();
+  }
+});
+
+test('a retry pause removes its abort listener when it ends (left behind, ten of them made Node warn on stderr)', async () => {
+  let asked = 0;
+  const flaky = await startServer((_req, res) => json(res, asked++ === 0 ? 503 : 200, [{ id: 1 }]));
+  const controller = new AbortController();
+  const http = session(controller.signal);
+  try {
+    const response = await http.send(newRequest('GET', `${flaky.url}/items`));
+    assert.equal(response.status, 200);
+    assert.equal(flaky.requests.length, 2, 'one retry, after one pause');
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
+  } finally {
+    http.close();
+    await flaky.close();
+  }
+});

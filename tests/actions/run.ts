@@ -2,6 +2,8 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { runSyncAction } from '../../src/actions/index.ts';
+import { createLogger } from '../../src/logging/logger.ts';
 import { makeDataDir } from '../helpers/dataDir.ts';
 
 const CLI = path.resolve(import.meta.dirname, '..', '..', 'dist', 'cli.js');
@@ -24,6 +26,25 @@ export function runAction(config: unknown): Promise<ActionResult> {
       resolve({ code, stdout, stderr, dir, answer: () => JSON.parse(stdout) });
     });
   });
+}
+
+/**
+ * Runs the action in this process, for what the built CLI cannot be given: a pagination method
+ * registered by the test, a clock of its own. stderr is dropped.
+ */
+export async function runActionInProcess(config: { action: string }, nowMs?: () => number): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const code = await runSyncAction({
+    action: config.action,
+    configFile: path.join(makeDataDir(config), 'config.json'),
+    logger: createLogger({ write: () => {} }),
+    writeStdout: (t) => {
+      stdout += t;
+    },
+    writeStderr: () => {},
+    ...(nowMs ? { nowMs } : {}),
+  });
+  return { code, stdout };
 }
 
 /** The last traceback element of an envelope. */

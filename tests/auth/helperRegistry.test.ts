@@ -17,7 +17,6 @@ const dialect: HelperDialect = {
   formEncode: (params) => [...params].map(([k, v]) => `${k}=${String(v)}`).join('&'),
   jsonText: (v) => JSON.stringify(v),
   fill: (fragment) => fragment ?? new Map(),
-  userParameters: () => new Map(),
   evaluate: (e) => e,
   error: (kind, message) => new DialectError(`${kind}: ${message}`),
 };
@@ -46,17 +45,18 @@ test("the registered methods are the helper's: basic, bearer, api-key, query, lo
 
 test("an unknown method is the helper's ValueError, raised when the authentication is built", () => {
   assert.throws(
-    () => createHelperAuthenticator({ config: map({ __AUTH_METHOD: 'oauth20' }), api: map({}), dialect }),
+    () => createHelperAuthenticator({ user: new Map(), config: map({ __AUTH_METHOD: 'oauth20' }), api: map({}), dialect }),
     /value: Unsupported auth method: oauth20/,
   );
   assert.equal(
-    createHelperAuthenticator({ config: map({}), api: map({ authentication: map({ type: 'custom' }) }), dialect }).method,
+    createHelperAuthenticator({ user: new Map(), config: map({}), api: map({ authentication: map({ type: 'custom' }) }), dialect }).method,
     'custom',
   );
 });
 
 test('api-key sets the token where the header stands, marked as an authentication header', async () => {
   const auth = createHelperAuthenticator({
+    user: new Map(),
     config: map({ __AUTH_METHOD: 'api-key', '#__AUTH_TOKEN': 'tok' }),
     api: map({ http: map({ headers: map({ 'X-Key': map({ attr: '#__AUTH_TOKEN' }) }) }) }),
     dialect,

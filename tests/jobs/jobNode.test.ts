@@ -65,7 +65,7 @@ describe('job tree', () => {
   it('placeholders: level from the prefix, the path in PHP string form, the object form as its function without path', () => {
     const [job] = jobTree(
       cfg(
-        '[{"endpoint": "a", "children": [{"endpoint": "b", "placeholders": {"2:id": "id", "x:y": {"path": "a", "function": "md5"}, "z": {"function": "md5"}, "n": 5}}]}]',
+        '[{"endpoint": "a", "children": [{"endpoint": "b", "placeholders": {"2:id": "id", " 3:id": "id", "1e1:id": "id", "x:y": {"path": "a", "function": "md5"}, "z": {"function": "md5"}, "n": 5}}]}]',
       ),
       'p',
     );
@@ -74,6 +74,8 @@ describe('job tree', () => {
       specs.map((p) => [p.name, p.level, p.path, p.pathMissing ?? false, p.expression === undefined ? null : [...p.expression.keys()]]),
       [
         ['2:id', 2, 'id', false, null],
+        [' 3:id', 3, 'id', false, null],
+        ['1e1:id', 10, 'id', false, null],
         ['x:y', 0, 'a', false, ['function']],
         ['z', 1, '', true, ['function']],
         ['n', 1, '5', false, null],

@@ -51,6 +51,20 @@ test('cursor: ids beyond 2^53 keep their digits', async () => {
   assert.equal(o.requests.at(-1), 'GET /api/ev?since=9007199254740994');
 });
 
+test("cursor: an id is read with PHP 7.4's (int): an exponent counts, text beyond int64 saturates", async () => {
+  const o = await extract({
+    pagination: { method: 'cursor', idKey: 'id', param: 'since' },
+    jobs: [{ endpoint: 'ev' }],
+    routes: {
+      'GET /api/ev': [{ id: '1e3' }],
+      'GET /api/ev?since=1000': [{ id: '9223372036854775808' }],
+      'GET /api/ev?since=9223372036854775807': [],
+    },
+  });
+  assert.equal(o.code, 0, o.lines.join('\n'));
+  assert.deepEqual(o.requests, ['GET /api/ev', 'GET /api/ev?since=1000', 'GET /api/ev?since=9223372036854775807']);
+});
+
 test('cursor errors: not numeric, missing idKey / param', async () => {
   const bad = await extract({
     pagination: { method: 'cursor', idKey: 'id', param: 'since' },

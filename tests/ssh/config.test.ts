@@ -14,6 +14,9 @@ test('port is converted to an integer; an empty key reads as empty', () => {
   });
   assert.equal(sshProxyConfig(cfg({ host: 'h', port: 22.9, user: 'u', '#privateKey': 'K' })).port, 22);
   assert.equal(sshProxyConfig(cfg({ host: 'h', port: 'x', user: 'u', '#privateKey': 'K' })).port, 0);
+  // PHP 7.4's (int): an exponent counts ("2.2e3" is 2200, the old reading stopped at "2"), a no-break space is not whitespace.
+  assert.equal(sshProxyConfig(cfg({ host: 'h', port: '2.2e3', user: 'u', '#privateKey': 'K' })).port, 2200);
+  assert.equal(sshProxyConfig(cfg({ host: 'h', port: '\u00a022', user: 'u', '#privateKey': 'K' })).port, 0);
   for (const key of ['', null, false, '0', []])
     assert.equal(sshProxyConfig(cfg({ host: 'h', port: 22, user: 'u', '#privateKey': key })).privateKey, '');
 });
