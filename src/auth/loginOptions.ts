@@ -5,7 +5,7 @@
  */
 import { UserError } from '../errors/UserError.ts';
 import { phpIntval } from '../php/intval.ts';
-import { isNumeric } from '../php/isNumeric.ts';
+import { INT64_MAX, INT64_MIN, isNumeric } from '../php/isNumeric.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, isMap, member, PhpFloat, truthy, type Value } from '../php/value.ts';
 import { functionValue, headerMap, MAP, type SchemaNode } from '../spec/schemaNode.ts';
@@ -108,7 +108,7 @@ function isFilterValidInt(v: Value | undefined): boolean {
   const m = /^[ \t\r\n\v\0]*([+-]?)(0|[1-9][0-9]*)[ \t\r\n\v\0]*$/.exec(text);
   if (!m) return false;
   const n = BigInt(m[1] + m[2]!);
-  return n >= -(2n ** 63n) && n <= 2n ** 63n - 1n;
+  return n >= INT64_MIN && n <= INT64_MAX;
 }
 
 /**

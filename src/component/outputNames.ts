@@ -13,7 +13,7 @@ import type { Configuration } from '../config/configurations.ts';
 import { UserError } from '../errors/UserError.ts';
 import { headerOnlyTables } from '../mapping/headerOnly.ts';
 import { mappingsPath } from '../mapping/user/errors.ts';
-import { fileNameProblem } from '../output/staging.ts';
+import { type FileNameProblem, fileNameProblem } from '../output/staging.ts';
 
 /** Throws when a bucket or mapped table name of `configuration` cannot be a file in `out/tables`. */
 export function checkOutputNames(configuration: Configuration, apiName: string): void {
@@ -67,19 +67,17 @@ function mappedTables(configuration: Configuration, bucket: string | null): Retu
   }
 }
 
-const TOO_LONG = 'is too long for a file name';
-
 /** The problem, with the character named when the name holds one a file name cannot. */
-function problemText(problem: string, name: string, file: string): string {
-  if (problem === TOO_LONG)
+function problemText(problem: FileNameProblem, name: string, file: string): string {
+  if (problem.kind === 'tooLong')
     return `is too long for a file name (its manifest's name would be ${Buffer.byteLength(`${file}.manifest`)} bytes; at most 255)`;
   const character = /[/\\\0]/.exec(name)?.[0];
-  return character === undefined ? problem : `contains ${character === '\0' ? 'a NUL character' : `"${character}"`}`;
+  return character === undefined ? problem.text : `contains ${character === '\0' ? 'a NUL character' : `"${character}"`}`;
 }
 
 /** The fix: for a character a file name cannot hold, the name with the platform's characters only. */
-function suggestion(name: string, problem: string): string {
-  if (problem === TOO_LONG) return 'a shorter name';
+function suggestion(name: string, problem: FileNameProblem): string {
+  if (problem.kind === 'tooLong') return 'a shorter name';
   const plain = name.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
   return plain === '' ? 'another name' : `"${plain}"`;
 }

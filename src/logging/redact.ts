@@ -51,7 +51,7 @@ export function isCredentialKey(key: string): boolean {
   return CREDENTIAL_KEY.test(key) && !NOT_CREDENTIAL_KEY.test(key);
 }
 
-function escapeRegExp(s: string): string {
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 

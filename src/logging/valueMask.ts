@@ -1,11 +1,12 @@
 /**
- * Masking a secret where it stands as a value, never inside a longer word: with a secret `x`,
+ * Masking a short secret where it stands as a value, never inside a longer word (a long one
+ * anywhere, see valueMasker): with a secret `x`,
  * `ex-generic-platform` stays as it is, while `?token=x&a=1` and `{"token":"x"}` become
  * `?token=[hidden]&a=1` and `{"token":"[hidden]"}`. The sync actions' answers (actions/secrets.ts)
  * and everything the platform client prints (platform/redaction.ts) use it, each with its own
  * replacement text and the forms its output can hold.
  */
-import { derivedForms } from './redact.ts';
+import { derivedForms, escapeRegExp, MIN_FREE_LENGTH } from './redact.ts';
 
 /**
  * Characters that continue a word around a secret: a secret is hidden where it stands as a value
@@ -25,10 +26,6 @@ const ESCAPE_AFTER = '(?=%[0-9A-Fa-f]{2})';
 const BEFORE = `(?:${PLAIN_BEFORE}|${ESCAPE_BEFORE})`;
 const AFTER = `(?:${PLAIN_AFTER}|${ESCAPE_AFTER})`;
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
 export interface ValueMaskOptions {
   /** What a masked value becomes (`[hidden]`, `--HIDDEN--`). */
   replacement: string;
@@ -37,19 +34,27 @@ export interface ValueMaskOptions {
 }
 
 /**
- * Each secret in turn, in every form it takes, where it stands as a value, longest form first.
- * Empty secrets and empty forms are skipped (an empty one would match between every character).
+ * Each secret in turn, in every form it takes, longest form first: one of MIN_FREE_LENGTH
+ * characters or more anywhere (the logs' rule, redact.ts: a real token is unique, and glued to a
+ * word — `…/tokens/<token>.json` — it is still the token), a shorter one only where it stands as a
+ * value. Empty secrets and empty forms are skipped (an empty one would match between every character).
  */
 export function valueMasker(secrets: readonly string[], options: ValueMaskOptions): (text: string) => string {
   const formsOf = options.formsOf ?? derivedForms;
-  const forms = secrets
+  const masked = secrets
     .filter((s) => s !== '')
-    .map((secret) => [...new Set(formsOf(secret))].filter((f) => f !== '').sort((a, b) => b.length - a.length))
-    .filter((list) => list.length > 0);
-  if (forms.length === 0) return (text) => text;
-  const patterns = forms.map((list) => new RegExp(`${BEFORE}(?:${list.map(escapeRegExp).join('|')})${AFTER}`, 'gu'));
+    .map((secret) => ({
+      free: [...secret].length >= MIN_FREE_LENGTH,
+      forms: [...new Set(formsOf(secret))].filter((f) => f !== '').sort((a, b) => b.length - a.length),
+    }))
+    .filter(({ forms }) => forms.length > 0);
+  if (masked.length === 0) return (text) => text;
+  const patterns = masked.map(({ free, forms }) => {
+    const alternatives = `(?:${forms.map(escapeRegExp).join('|')})`;
+    return new RegExp(free ? alternatives : `${BEFORE}${alternatives}${AFTER}`, 'gu');
+  });
   // A plain search first: most strings hold no secret, and the bounded Unicode patterns cost
   // several times more than this test.
-  const anyForm = new RegExp(forms.flat().map(escapeRegExp).join('|'));
+  const anyForm = new RegExp(masked.flatMap(({ forms }) => forms.map(escapeRegExp)).join('|'));
   return (text) => (anyForm.test(text) ? patterns.reduce((out, pattern) => out.replace(pattern, options.replacement), text) : text);
 }

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SimulationError } from '../errors/SimulationError.ts';
+import { phpIntval } from '../php/intval.ts';
 
 /** One `Name: value` line of a `.requestHeaders` / `.responseHeaders` file (latin1 = raw bytes). */
 export interface HeaderLine {
@@ -130,12 +131,6 @@ function listingOf(cache: Map<string, Set<string>>, dir: string): Set<string> {
   return names;
 }
 
-/** PHP `(int)` of the `.responseCode` text: leading whitespace, sign and digits; 0 if none. */
-function parseResponseCode(text: string): number {
-  const m = /^[ \t\n\r\v\f]*[+-]?\d+/.exec(text);
-  return m === null ? 0 : Number.parseInt(m[0].trim(), 10);
-}
-
 function loadOne(root: string, rel: string, listings: Map<string, Set<string>>): Sample {
   const file = path.join(root, rel);
   const dir = path.dirname(file);
@@ -156,7 +151,7 @@ function loadOne(root: string, rel: string, listings: Map<string, Set<string>>):
     requestHeadersText: requestHeaders ?? Buffer.alloc(0),
     requestHeaders: phpTruthy(requestHeaders) ? parseHeaderLines(requestHeaders.toString('latin1')) : [],
     response: response ?? Buffer.alloc(0),
-    responseCode: phpTruthy(responseCode) ? parseResponseCode(responseCode.toString('latin1')) : 200,
+    responseCode: phpTruthy(responseCode) ? phpIntval(responseCode.toString('latin1')) : 200,
     responseHeaders: phpTruthy(responseHeaders) ? parseHeaderLines(responseHeaders.toString('latin1')) : null,
   };
 }

@@ -11,6 +11,12 @@ import { keepMarkedAlive, stagingPrefix } from './staleStaging.ts';
 import { TableFile } from './tableFile.ts';
 import type { TableSink, TableWriter } from './tableSink.ts';
 
+/** Why a name cannot be a file in `out/tables`: the kind for callers that word it their own way. */
+export interface FileNameProblem {
+  kind: 'character' | 'relative' | 'tooLong';
+  text: string;
+}
+
 /**
  * Bucket and table names come from the configuration (`outputBucket`, `id`, `dataType`,
  * `mappings`) and are used as they are, so a name that is not a plain file name is refused:
@@ -18,13 +24,13 @@ import type { TableSink, TableWriter } from './tableSink.ts';
  * names the configuration gives are checked before any request (src/component/outputNames.ts);
  * the checks here meet only names made while data arrives.
  */
-export function fileNameProblem(file: string): string | undefined {
+export function fileNameProblem(file: string): FileNameProblem | undefined {
   return /[/\\\0]/.test(file)
-    ? 'contains "/", "\\" or a NUL character'
+    ? { kind: 'character', text: 'contains "/", "\\" or a NUL character' }
     : file === '' || file === '.' || file === '..'
-      ? 'is empty or a relative path'
+      ? { kind: 'relative', text: 'is empty or a relative path' }
       : Buffer.byteLength(file) + '.manifest'.length > 255
-        ? 'is too long for a file name'
+        ? { kind: 'tooLong', text: 'is too long for a file name' }
         : undefined;
 }
 
@@ -35,7 +41,7 @@ function problemMessage(file: string, problem: string): string {
 function checkedFileName(file: string, configPath: string): string {
   const problem = fileNameProblem(file);
   if (problem === undefined) return file;
-  throw new UserError(problemMessage(file, problem), { configPath });
+  throw new UserError(problemMessage(file, problem.text), { configPath });
 }
 
 /**
@@ -105,7 +111,7 @@ export class OutputStaging {
         const file = tableFile(bucket, name);
         const problem = fileNameProblem(file);
         if (problem !== undefined) {
-          this.unwritable.set(file, unwritableTable(file, problem));
+          this.unwritable.set(file, unwritableTable(file, problem.text));
           opened.set(name, DROPPED);
           return DROPPED;
         }
@@ -140,7 +146,7 @@ export class OutputStaging {
   /** Writes a header-only table (spec 04 §7.10). */
   addHeaderOnly(file: string, header: readonly string[]): void {
     const problem = fileNameProblem(file);
-    if (problem !== undefined) throw unwritableTable(file, problem);
+    if (problem !== undefined) throw unwritableTable(file, problem.text);
     const table = new TableFile(path.join(this.dir, 'tables', file), header);
     this.tables.set(file, table);
   }

@@ -14,11 +14,9 @@
  * - an array: 0 when empty, else 1; an object (a decoded response object, a non-empty
  *   configuration map) → 1 (PHP adds a notice)
  */
-import { numericString } from './isNumeric.ts';
+import { INT64_MAX, INT64_MIN, numericString } from './isNumeric.ts';
 import { JsonObject, PhpFloat, type Value } from './value.ts';
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 const TWO_63 = 2 ** 63;
 
 /** Whether a double converts to a 64-bit integer without overflow (`ZEND_DOUBLE_FITS_LONG`). */
@@ -27,7 +25,7 @@ export function fitsInt64(d: number): boolean {
 }
 
 /** PHP 7 `zend_dval_to_lval` on 64 bits: truncation, 0 for NaN/INF, modular beyond the range. */
-export function floatToInt(d: number): bigint {
+function floatToInt(d: number): bigint {
   if (!Number.isFinite(d)) return 0n;
   // Every double at or beyond 2^63 is a whole number, so the wrap is exact.
   return BigInt.asIntN(64, BigInt(Math.trunc(d)));

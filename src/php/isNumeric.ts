@@ -6,8 +6,8 @@
  */
 import { PhpFloat, type Value } from './value.ts';
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
 
 /** The number at the start of a string, as PHP's scan reads it. */
 export interface NumericString {
@@ -35,12 +35,15 @@ export function numericString(s: string): NumericString | undefined {
   return { kind: 'float', int: 0n, float: Number(m[0].trimStart()), trailing };
 }
 
+/** The whole string is the number: a plain test, as callers run it per record and need no value. */
+const NUMERIC = new RegExp(`${NUMERIC_PREFIX.source}$`);
+
 /** A string `is_numeric` accepts. */
 export function isNumericString(s: string): boolean {
-  return numericString(s)?.trailing === false;
+  return NUMERIC.test(s);
 }
 
 /** PHP `is_numeric` of any value. */
 export function isNumeric(v: Value | undefined): boolean {
-  return typeof v === 'number' || typeof v === 'bigint' || v instanceof PhpFloat || (typeof v === 'string' && isNumericString(v));
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof PhpFloat || (typeof v === 'string' && NUMERIC.test(v));
 }

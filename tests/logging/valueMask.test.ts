@@ -36,3 +36,9 @@ test('an escape beside the secret is a boundary: URL-encoded and JSON-escaped te
   assert.equal(mask('{"path":"a\\/x"}'), '{"path":"a\\/[hidden]"}');
   assert.equal(mask('%ABCx and 5%x'), '%ABCx and 5%x');
 });
+
+test('a secret of MIN_FREE_LENGTH characters or more is hidden inside words too, as in the logs', () => {
+  const long = valueMasker(['s3cr3t'], { replacement: '[hidden]' });
+  assert.equal(long('/files/s3cr3t.json?x=as3cr3tb'), '/files/[hidden].json?x=a[hidden]b');
+  assert.equal(valueMasker(['s3cr3'], { replacement: '[hidden]' })('/files/s3cr3.json'), '/files/s3cr3.json');
+});
