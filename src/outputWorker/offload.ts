@@ -40,8 +40,9 @@ export function outputWorkerOffload(mode: OutputWorkerMode, how: OutputWorkerSta
  * P1's shape) at the end takes the main thread ~50 ms; a worker costs ~17 MB of RSS for as long as
  * the run lasts. P5 with prefetch (200 pages of 20 records, busy while the pages pour in) spools
  * between 1 and 2 MiB: from its first MiB a worker started for the last few pages and the run
- * peaked at 100 MB instead of 83, no faster. P1 and P2 spool 20 MiB and more; from their second
- * MiB the worker starts ~0.05 s later than from the first, no slower (docs/performance.md).
+ * peaked at 100 MB instead of 87, no faster. P1 and P2 spool tens of MiB; from their second MiB
+ * the worker starts a few pages later than from the first, and P1 measured no slower
+ * (docs/performance.md, memory round three).
  */
 const START_FROM_BYTES = 2 * 1024 * 1024;
 
