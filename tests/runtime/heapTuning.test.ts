@@ -61,8 +61,9 @@ test('once open it stays open, even when later scavenges are cheap', () => {
 
 /**
  * The gate in a real V8 (a child process with the tuning applied): the `gc` entries reach it, a
- * run that waits keeps 1 MiB semi-spaces, one that keeps much alive while allocating grows them.
- * `workload` runs after `tuneHeap()`; the child prints the young generation's size in MiB.
+ * run that waits keeps 1 MiB semi-spaces, one that keeps much alive while allocating grows them;
+ * and a young generation grown past the cap while the flags were suspended is shrunk again.
+ * `workload` runs after `tuneHeap()` (its handle: `heap`); the child prints the young generation's size in MiB.
  */
 async function youngGenerationAfter(workload: string): Promise<number> {
   const source = `
