@@ -10,7 +10,7 @@ import { OutputWorkerClient, type OutputWorkerStart } from './client.ts';
 
 /**
  * When the output phase runs on a worker thread (EX_GENERIC_OUTPUT_WORKER):
- * - `auto` (default): once a parser's spool outgrows its first MiB, on a machine with two or more
+ * - `auto` (default): once a parser's spool holds START_FROM_BYTES, on a machine with two or more
  *   CPUs, at a write of the spool while this thread is busy (`busySinceLastAsked`) — small runs and
  *   runs that mostly wait for their API do not pay for a thread (~17 MB of RSS);
  * - `always`: from the first batch (the spool writes every batch at once) — for tests;
@@ -30,8 +30,29 @@ export function outputWorkerOffload(mode: OutputWorkerMode, how: OutputWorkerSta
   if (mode === 'off') return undefined;
   return {
     fromFirstBatch: mode === 'always',
-    ...(mode === 'auto' ? { ready: busySinceLastAsked() } : {}),
+    ...(mode === 'auto' ? { ready: workerPays() } : {}),
     start: (spoolFile, spoolDir, onError) => OutputWorkerClient.start(how, spoolFile, spoolDir, onError),
+  };
+}
+
+/**
+ * Spool bytes from which an output worker may start. Rendering a MiB of spool (~4,000 records of
+ * P1's shape) at the end takes the main thread ~50 ms; a worker costs ~17 MB of RSS for as long as
+ * the run lasts. P5 with prefetch (200 pages of 20 records, busy while the pages pour in) spools
+ * between 1 and 2 MiB: from its first MiB a worker started for the last few pages and the run
+ * peaked at 100 MB instead of 87, no faster. P1 and P2 spool tens of MiB; from their second MiB
+ * the worker starts a few pages later than from the first, and P1 measured no slower
+ * (docs/performance.md, memory round three).
+ */
+const START_FROM_BYTES = 2 * 1024 * 1024;
+
+/** `auto`'s answer at a spool write: enough spooled, and this thread busy since the last write. */
+function workerPays(): (spooled: number) => boolean {
+  const busy = busySinceLastAsked();
+  return (spooled) => {
+    // Asked at every write, so that "busy" covers the time since the last one.
+    const isBusy = busy();
+    return spooled >= START_FROM_BYTES && isBusy;
   };
 }
 

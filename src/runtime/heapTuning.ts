@@ -4,8 +4,8 @@
  * src/outputWorker/client.ts), returned to the caller, which hands it down.
  */
 import v8 from 'node:v8';
-import { constants, PerformanceObserver, type PerformanceObserverEntryList } from 'node:perf_hooks';
 import type { HeapFlags } from '../outputWorker/client.ts';
+import { afterEachGc, type HeapAfterGc } from './heapAfterGc.ts';
 
 /**
  * V8 heap settings, applied by the command itself so that `node dist/cli.js`, the npm bin and the
@@ -37,8 +37,9 @@ import type { HeapFlags } from '../outputWorker/client.ts';
  *   instead of 150–170 ms. `--allocation-site-pretenuring` is read at every such decision.
  * - The output worker's heap: semi-spaces of WORKER_SEMI_SPACE_MB from its start (see
  *   `HeapFlags.semiSpaceMb`; the growth factor set here would keep its young generation at 1 MiB).
- * - A full GC of our own when the old generation (large objects included) holds OLD_SLACK_BYTES
- *   more than after the last full GC (`collectWhenGrown`). V8 starts marking near its limit, but
+ * - A full GC of our own when the old generation (everything outside the young generation, as
+ *   heapAfterGc.ts counts it) holds OLD_SLACK_BYTES more than after the last full GC
+ *   (`collectWhenGrown`). V8 starts marking near its limit, but
  *   marks concurrently on a helper thread; with both cores busy (the worker, the API, other
  *   processes) the marking lags and the page texts of ~140 KB each — large objects, promoted
  *   whenever a scavenge meets one while it is decoded — piled up to 8–40 MB before the marking
@@ -84,16 +85,14 @@ export function tuneHeap(): HeapFlags {
     setGrowth();
   };
   const collect = collectWhenGrown();
-  const check = (list: PerformanceObserverEntryList): void => {
-    for (const entry of list.getEntries()) {
-      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
-      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) gate.scavenged(entry.startTime, entry.duration);
+  const check = (heap: HeapAfterGc): void => {
+    for (const { start, duration } of heap.scavenges) gate.scavenged(start, duration);
+    if (suspended === 0 && heap.youngSize > YOUNG_CAP_BYTES) {
+      shrinkYoung();
+      return;
     }
-    const spaces = v8.getHeapSpaceStatistics();
-    collect(spaces);
-    const young = spaces.find((s) => s.space_name === 'new_space');
-    if (young === undefined) return;
-    const grow = gate.open && young.space_size < YOUNG_CAP_BYTES;
+    collect(heap.oldUsed);
+    const grow = gate.open && heap.youngSize < YOUNG_CAP_BYTES;
     if (grow === growing) return;
     growing = grow;
     if (suspended === 0) setGrowth();
@@ -112,7 +111,7 @@ export function tuneHeap(): HeapFlags {
     };
   };
   apply();
-  new PerformanceObserver(check).observe({ entryTypes: ['gc'] });
+  afterEachGc(check);
   return { semiSpaceMb: WORKER_SEMI_SPACE_MB, suspend };
 }
 
@@ -148,35 +147,54 @@ export class YoungGrowthGate {
   }
 }
 
+/** V8's `gc(options)`: what a full GC of our own and a shrinking one ask for. */
+type V8Gc = (options?: { type: 'major'; execution: 'sync'; flavor: 'regular' | 'last-resort' }) => void;
+
 /**
- * After each GC: a full GC when the old generation grew by OLD_SLACK_BYTES since the last one
- * (see above). V8's `gc()` is taken once, from a context created while `--expose-gc` is set for
- * that moment only: the flag is part of the code-cache hash (see `suspend`) and stays off.
+ * V8's `gc()`, taken once, from a context created while `--expose-gc` is set for that moment
+ * only: the flag is part of the code-cache hash (see `suspend`) and stays off.
  */
-function collectWhenGrown(): (spaces: v8.HeapSpaceInfo[]) => void {
-  let gc: (() => void) | undefined;
-  let settled = -1;
-  const oldBytes = (spaces: v8.HeapSpaceInfo[]): number => {
-    let n = 0;
-    for (const s of spaces) if (s.space_name === 'old_space' || s.space_name === 'large_object_space') n += s.space_used_size;
-    return n;
+const v8Gc = ((): (() => V8Gc) => {
+  let gc: V8Gc | undefined;
+  return () => {
+    if (gc === undefined) {
+      v8.setFlagsFromString('--expose-gc');
+      try {
+        gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as V8Gc;
+      } finally {
+        v8.setFlagsFromString('--no-expose-gc');
+      }
+    }
+    return gc;
   };
-  return (spaces) => {
-    const now = oldBytes(spaces);
+})();
+
+/**
+ * After each GC, given the old generation's bytes in use: a full GC when they grew by
+ * OLD_SLACK_BYTES since the last one (see above). The reading after that full GC (it is reported
+ * like any other) becomes the new base.
+ */
+function collectWhenGrown(): (oldUsed: number) => void {
+  let settled = -1;
+  return (now) => {
     if (settled < 0 || now < settled) {
       settled = now;
       return;
     }
     if (now - settled < OLD_SLACK_BYTES) return;
-    if (gc === undefined) {
-      v8.setFlagsFromString('--expose-gc');
-      try {
-        gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
-      } finally {
-        v8.setFlagsFromString('--no-expose-gc');
-      }
-    }
-    gc();
-    settled = oldBytes(v8.getHeapSpaceStatistics());
+    v8Gc()();
+    settled = -1;
   };
+}
+
+/**
+ * Gives a young generation grown past YOUNG_CAP_BYTES back. While an output worker loads, the
+ * growth factor is V8's default (`suspend`: it is part of the code-cache hash), and a busy main
+ * thread went on scavenging and grew its semi-spaces from 8 to 16 MiB in about one P1 run of
+ * five: 32 MB of young generation, a peak of 134–136 MB instead of 117–119. V8 did not shrink
+ * them on its own in any busy run measured; a memory-reducing full GC does (to 1 MiB), and from there they
+ * grow back under the cap. One full GC in the runs it happens to, none in the others.
+ */
+function shrinkYoung(): void {
+  v8Gc()({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }

@@ -20,8 +20,8 @@
  * only then), and the command sets no flags on its own command line (src/runtime/heapTuning.ts).
  */
 import fs from 'node:fs';
-import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
+import { afterEachGc } from './heapAfterGc.ts';
 
 export interface MemoryLimits {
   /** `ulimit -v` (RLIMIT_AS) in bytes, when set. */
@@ -85,21 +85,20 @@ function mib(bytes: number): string {
  */
 const YOUNG_RESERVE = 3 * 64 * MIB;
 
-/** The old generation's use and its limit (everything but the young generation's spaces). */
-function oldGeneration(): { used: number; limit: number } {
-  let used = 0;
-  for (const space of v8.getHeapSpaceStatistics()) {
-    if (space.space_name !== 'new_space' && space.space_name !== 'new_large_object_space') used += space.space_used_size;
-  }
+/** What the old generation may hold: V8's heap limit without the young generation's share. */
+function oldGenerationLimit(): number {
   const total = v8.getHeapStatistics().heap_size_limit;
-  return { used, limit: total - Math.min(YOUNG_RESERVE, total / 2) };
+  return total - Math.min(YOUNG_RESERVE, total / 2);
 }
 
-/** Why the memory is about to run out, or undefined while it is not. */
-export function memoryExhaustion(limits: MemoryLimits): string | undefined {
-  const heap = oldGeneration();
-  if (heap.used > FULL * heap.limit) {
-    return `Out of memory: the run holds ${mib(heap.used)} of the ${mib(heap.limit)} JavaScript heap this process may use${describe(limits)}. ${ADVICE}`;
+/**
+ * Why the memory is about to run out, or undefined while it is not. `oldUsed`: the old
+ * generation's bytes in use after a GC (heapAfterGc.ts: everything outside the young generation),
+ * `oldLimit`: what it may hold.
+ */
+function memoryExhaustion(limits: MemoryLimits, oldUsed: number, oldLimit: number): string | undefined {
+  if (oldUsed > FULL * oldLimit) {
+    return `Out of memory: the run holds ${mib(oldUsed)} of the ${mib(oldLimit)} JavaScript heap this process may use${describe(limits)}. ${ADVICE}`;
   }
   if (limits.container === undefined) return undefined;
   // Read only under a container limit: it is a read of /proc after every garbage collection.
@@ -124,14 +123,14 @@ function describe(limits: MemoryLimits): string {
  * finds the memory about to run out. Returns the function that stops watching.
  */
 export function guardMemory(limits: MemoryLimits, onExhausted: (message: string) => void): () => void {
+  // Fixed for the isolate's life (V8 reads its limit flags when the heap is created).
+  const oldLimit = oldGenerationLimit();
   let done = false;
-  const observer = new PerformanceObserver(() => {
+  return afterEachGc((heap) => {
     if (done) return;
-    const why = memoryExhaustion(limits);
+    const why = memoryExhaustion(limits, heap.oldUsed, oldLimit);
     if (why === undefined) return;
     done = true;
     onExhausted(why);
   });
-  observer.observe({ entryTypes: ['gc'] });
-  return () => observer.disconnect();
 }

@@ -1,6 +1,6 @@
 /**
- * When the output worker pays (src/outputWorker/offload.ts): in `auto` mode only while this
- * thread's event loop is busy; `always` starts it regardless, `off` never.
+ * When the output worker pays (src/outputWorker/offload.ts): in `auto` mode only for a spool of
+ * 2 MiB or more, while this thread's event loop is busy; `always` starts it regardless, `off` never.
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,6 +23,18 @@ test('busy after a stretch of work, not after a stretch of waiting; each answer 
   assert.equal(busy(), false);
   spin(60);
   assert.equal(busy(), true);
+});
+
+test('auto starts no worker for a spool under 2 MiB, busy or not; from 2 MiB when busy', async () => {
+  await sleep(1);
+  const ready = outputWorkerOffload('auto', { script: new URL('file:///nowhere.js') })!.ready!;
+  const MIB = 1024 * 1024;
+  spin(60);
+  assert.equal(ready(MIB), false);
+  spin(60);
+  assert.equal(ready(2 * MIB), true);
+  await sleep(60);
+  assert.equal(ready(3 * MIB), false);
 });
 
 test('auto asks whether this thread is busy; always does not ask; off has no offload', () => {

@@ -61,14 +61,15 @@ test('once open it stays open, even when later scavenges are cheap', () => {
 
 /**
  * The gate in a real V8 (a child process with the tuning applied): the `gc` entries reach it, a
- * run that waits keeps 1 MiB semi-spaces, one that keeps much alive while allocating grows them.
- * `workload` runs after `tuneHeap()`; the child prints the young generation's size in MiB.
+ * run that waits keeps 1 MiB semi-spaces, one that keeps much alive while allocating grows them;
+ * and a young generation grown past the cap while the flags were suspended is shrunk again.
+ * `workload` runs after `tuneHeap()` (its handle: `heap`); the child prints the young generation's size in MiB.
  */
 async function youngGenerationAfter(workload: string): Promise<number> {
   const source = `
     import v8 from 'node:v8';
     import { tuneHeap } from ${JSON.stringify(path.resolve(import.meta.dirname, '..', '..', 'src', 'runtime', 'heapTuning.ts'))};
-    tuneHeap();
+    const heap = tuneHeap();
     const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 1048576;
     ${workload}
     process.stdout.write(String(young()));`;
@@ -96,4 +97,23 @@ test('in V8: a run that keeps much alive while it allocates lets the young gener
       if (round % 20 === 0) await new Promise((r) => setImmediate(r));
     }`);
   assert.ok(young >= 16, `young generation ${young} MiB`);
+});
+
+test('in V8: a young generation grown past the cap while the flags were suspended (a worker loading) is given back', async () => {
+  const young = await youngGenerationAfter(`
+    const ring = [];
+    const churn = async (rounds) => {
+      for (let round = 0; round < rounds; round++) {
+        ring.push(Array.from({ length: 2000 }, (_, i) => ({ i, s: 'x' + i })));
+        if (ring.length > 40) ring.shift();
+        if (round % 20 === 0) await new Promise((r) => setImmediate(r));
+      }
+    };
+    const resume = heap.suspend();
+    await churn(3000);
+    const grown = young();
+    resume();
+    await churn(400);
+    if (grown <= 16) throw new Error('the young generation did not grow past the cap while suspended: ' + grown + ' MiB');`);
+  assert.ok(young <= 16, `young generation ${young} MiB`);
 });

@@ -46,7 +46,7 @@ export class OffloadFeed {
   flushed(bytes: number, structure: Structure): void {
     if (this.offload === undefined) {
       const file = this.spool.path;
-      if (file === undefined || this.unavailable || this.starter.ready?.() === false) return;
+      if (file === undefined || this.unavailable || this.starter.ready?.(bytes) === false) return;
       this.offload = this.starter.start(file, this.spoolDir, (why) => this.debug(`Tables are written without an output worker: ${why}`));
       this.unavailable = this.offload === undefined;
       if (this.offload === undefined) return;

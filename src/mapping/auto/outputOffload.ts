@@ -46,14 +46,15 @@ export interface OutputOffloadStarter {
   /**
    * From the first batch: the spool writes every batch to its file at once, and the parser helps
    * with link hashes as soon as the offload lags at all (for tests). Otherwise the spool is
-   * written per MiB, so the offload starts once the spool outgrows its first MiB (and `ready`).
+   * written per MiB, so the offload starts at such a write (once `ready`).
    */
   readonly fromFirstBatch: boolean;
   /**
-   * Whether an offload pays now; asked at each write of the spool file until it answers yes (none:
-   * it starts at the first write). An output worker pays only while the parser's thread is busy.
+   * Whether an offload pays now, the spool file holding `spooled` bytes; asked at each write of
+   * the spool file until it answers yes (none: it starts at the first write). An output worker
+   * pays only for a spool of some size, while the parser's thread is busy.
    */
-  ready?(): boolean;
+  ready?(spooled: number): boolean;
   /** An offload rendering `spoolFile`; undefined when none can be started (the reason, if any, in `onError`). */
   start(spoolFile: string, spoolDir: string, onError: (why: string) => void): OutputOffload | undefined;
 }
