@@ -5,13 +5,13 @@
  *
  * Kept tiny: the extractor's code is read after the arguments, with its code cache
  * (src/runtime/scriptCache.ts; Node's own compile cache, src/runtime/compileCache.ts, only where
- * modules are loaded after this one). `--fill-compile-cache` loads the extractor and the output worker's code, and runs
- * one small extraction against a local API so that the cache holds what a run calls (the image
- * build, src/runtime/cacheFill.ts), and in a worker thread started with the output worker's marker
- * this is the automatic parser's output worker (src/runtime/outputWorkerDispatch.ts). The build
- * bundles this file with src/runtime/ into dist/cli.js (scripts/bundle.ts): a plain run loads
- * that file and the extractor's bundle, dist/extractor.cjs (with its code cache,
- * src/runtime/scriptCache.ts), nothing else.
+ * modules are loaded after this one). `--fill-compile-cache` loads the extractor and the output
+ * worker's code, and runs one small extraction against a local API so that the cache holds what a
+ * run calls (the image build, src/runtime/cacheFill.ts), and in a worker thread started with the
+ * output worker's marker this is the automatic parser's output worker
+ * (src/runtime/outputWorkerDispatch.ts). The build bundles this file with src/runtime/ into
+ * dist/cli.js (scripts/bundle.ts): a plain run loads that file and the extractor's bundle,
+ * dist/extractor.cjs (with its code cache, src/runtime/scriptCache.ts), nothing else.
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
