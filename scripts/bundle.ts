@@ -1,12 +1,13 @@
 /**
  * Second step of `npm run build` (after `tsc -p tsconfig.build.json`): bundles the extractor,
- * dist/extractor.js and everything it imports, into one CommonJS script, dist/extractor.cjs (run
- * with a code cache made after the run: src/runtime/scriptCache.ts); and, in place, the same for the
- * output worker's code (dist/outputWorker/entry.js, loaded by src/cli.ts in the worker's thread):
- * the worker's bundle leaves out the HTTP stack, the logger and the validators (measured: ~15 ms
- * to load it in a fresh thread, ~45–60 ms for the whole extractor bundle). The command's entry,
- * dist/cli.js, is bundled with what it imports statically (src/runtime/: the compile cache, the
- * worker's and the cache fill's dispatch), and loads the two bundles above as files of their own.
+ * dist/extractor.js and everything it imports, into one CommonJS script wrapped in its module
+ * function, dist/extractor.cjs (run with a code cache made after the run:
+ * src/runtime/scriptCache.ts); and, in place, the same for the output worker's code
+ * (dist/outputWorker/entry.js, loaded by src/cli.ts in the worker's thread): the worker's bundle
+ * leaves out the HTTP stack, the logger and the validators (measured: ~15 ms to load it in a fresh
+ * thread, ~45–60 ms for the whole extractor bundle). The command's entry, dist/cli.js, is bundled
+ * with what it imports statically (src/runtime/: the compile cache, the worker's and the cache
+ * fill's dispatch), and loads the two bundles above as files of their own.
  *
  * Why: loading ~100 ES modules and winston's CommonJS tree (since dropped) file by file was most of the
  * extractor's start-up; one file with V8's compile cache (enabled by src/cli.ts) loads in a
@@ -24,6 +25,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { SCRIPT_WRAPPER } from '../src/runtime/scriptCache.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST = path.join(ROOT, 'dist');
@@ -160,6 +162,11 @@ export async function bundle(): Promise<void> {
     format: 'cjs',
     entryPoints: [{ in: ENTRY, out: path.basename(EXTRACTOR_BUNDLE, '.cjs') }],
     outExtension: { '.js': '.cjs' },
+    // The file is the function Node's CommonJS wrapper would make of it (SCRIPT_WRAPPER), so the
+    // loader compiles the text it read as is: wrapping it at load time copied the ~740 KB source
+    // into a second string, one young-generation collection more (docs/performance.md, issue 28).
+    banner: { js: SCRIPT_WRAPPER.head },
+    footer: { js: SCRIPT_WRAPPER.tail },
     external: ['ssh2'],
     plugins: [sshByRequire, builtinsWithoutFacade, noOwnImportMeta],
   });

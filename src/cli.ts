@@ -3,20 +3,21 @@
  * The extractor command (`ex-generic`, src/commandLine.ts): with no arguments one run on
  * $KBC_DATADIR (default /data), exit code 0, 1 or 2; `validate`, `plan`, `--help`, `--version`.
  *
- * Kept tiny so that V8's compile cache (src/runtime/compileCache.ts) is on before the extractor's
- * code is read. `--fill-compile-cache` loads the extractor and the output worker's code, and runs
- * one small extraction against a local API so that the cache holds what a run calls (the image
- * build, src/runtime/cacheFill.ts), and in a worker thread started with the output worker's marker
- * this is the automatic parser's output worker (src/runtime/outputWorkerDispatch.ts). The build
- * bundles this file with src/runtime/ into dist/cli.js (scripts/bundle.ts): a plain run loads
- * that file and the extractor's bundle, dist/extractor.cjs (with its code cache,
- * src/runtime/scriptCache.ts), nothing else.
+ * Kept tiny: the extractor's code is read after the arguments, with its code cache
+ * (src/runtime/scriptCache.ts; Node's own compile cache, src/runtime/compileCache.ts, only where
+ * modules are loaded after this one). `--fill-compile-cache` loads the extractor and the output
+ * worker's code, and runs one small extraction against a local API so that the cache holds what a
+ * run calls (the image build, src/runtime/cacheFill.ts), and in a worker thread started with the
+ * output worker's marker this is the automatic parser's output worker
+ * (src/runtime/outputWorkerDispatch.ts). The build bundles this file with src/runtime/ into
+ * dist/cli.js (scripts/bundle.ts): a plain run loads that file and the extractor's bundle,
+ * dist/extractor.cjs (with its code cache, src/runtime/scriptCache.ts), nothing else.
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, USAGE } from './commandLine.ts';
 import { fillByRun } from './runtime/cacheFill.ts';
-import { type CacheFolders, enableCompileCache } from './runtime/compileCache.ts';
+import { type CacheFolders, compileCacheFolders, enableCompileCache } from './runtime/compileCache.ts';
 import { isCacheFill, loadOutputWorker, startOutputWorkerIfAsked } from './runtime/outputWorkerDispatch.ts';
 import { type LoadedScript, loadScript } from './runtime/scriptCache.ts';
 
@@ -37,18 +38,22 @@ function version(): string {
  */
 async function loadExtractor(folders: CacheFolders | undefined): Promise<{ extractor: Extractor; saveCache: LoadedScript['saveCache'] }> {
   const bundle = new URL('./extractor.cjs', import.meta.url);
-  if (!fs.existsSync(bundle)) return { extractor: await import('./extractor.ts'), saveCache: () => {} };
+  if (!fs.existsSync(bundle)) {
+    // From the sources: their modules are compiled from here on, by Node (its compile cache).
+    enableCompileCache();
+    return { extractor: await import('./extractor.ts'), saveCache: () => {} };
+  }
   const loaded = loadScript(fileURLToPath(bundle), folders);
   return { extractor: loaded.exports as Extractor, saveCache: loaded.saveCache };
 }
 
-const cacheFolders = enableCompileCache(isCacheFill());
 if (isCacheFill()) {
+  const cacheFolders = enableCompileCache(true);
   const { extractor, saveCache } = await loadExtractor(cacheFolders);
   if (cacheFolders !== undefined) await fillByRun(extractor.run, cacheFolders.writable);
   saveCache();
   await loadOutputWorker();
-} else if (!(await startOutputWorkerIfAsked())) {
+} else if (!(await startOutputWorkerIfAsked(enableCompileCache))) {
   const command = parseCommandLine(process.argv.slice(2));
   if (command.kind === 'help') process.stdout.write(`${USAGE}\n`);
   else if (command.kind === 'version') process.stdout.write(`ex-generic ${version()}\n`);
@@ -56,7 +61,7 @@ if (isCacheFill()) {
     process.stderr.write(`ex-generic: ${command.message}\nRun 'ex-generic --help' for the commands and options.\n`);
     process.exitCode = 1;
   } else {
-    const { extractor, saveCache } = await loadExtractor(cacheFolders);
+    const { extractor, saveCache } = await loadExtractor(compileCacheFolders());
     // This file is the output worker's script too: its thread runs the command's entry.
     process.exitCode = await extractor.main({ outputWorkerScript: new URL(import.meta.url), command });
     // After the work, so that the cache holds the functions it called (a first run pays the write);

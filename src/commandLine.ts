@@ -6,11 +6,6 @@
 import { type ArgsProblem, argsProblem, joinOptionValues } from './config/commandArgs.ts';
 import { nearest } from './config/suggest.ts';
 
-// Taken by name from the builtin, not imported: the bundle's import of a builtin copies its
-// exports' descriptors, and reading those of node:util loads the stream stack and worker_threads
-// (~30 of Node's internal modules) into every run (scripts/bundle.ts, issue 28).
-const { parseArgs } = process.getBuiltinModule('node:util');
-
 export interface RunLimitsArg {
   maxPages?: number;
   maxRecords?: number;
@@ -75,6 +70,9 @@ function didYouMean(word: string, known: readonly string[], prefix = ''): string
 }
 
 export function parseCommandLine(args: readonly string[]): Command {
+  // No arguments, a plain run, is how the platform starts every job: node:util's parser, loaded
+  // and compiled, was ~0.8 ms of such a start for nothing to read (docs/performance.md, issue 28).
+  if (args.length === 0) return { kind: 'run', strict: undefined, limits: undefined };
   let parsed: ReturnType<typeof parse>;
   // `--max-pages -1` as `--max-pages=-1`, so that our check words the refusal.
   const joined = joinOptionValues(args, (option) => NUMBER_OPTIONS.has(option));
@@ -127,5 +125,9 @@ function parserMessage({ kind, option }: ArgsProblem): string {
 }
 
 function parse(args: readonly string[]) {
+  // Taken by name from the builtin, not imported: the bundle's import of a builtin copies its
+  // exports' descriptors, and reading those of node:util loads the stream stack and worker_threads
+  // (~30 of Node's internal modules) into every run (scripts/bundle.ts, issue 28).
+  const { parseArgs } = process.getBuiltinModule('node:util');
   return parseArgs({ args: [...args], allowPositionals: true, strict: true, options: OPTIONS });
 }

@@ -76,6 +76,8 @@ function config(extra: Record<string, unknown> = {}, job: Record<string, unknown
 describe('the command line', () => {
   it('parses with node:util parseArgs: no arguments is a run; unknown options and commands are errors', () => {
     assert.deepEqual(parseCommandLine([]), { kind: 'run', strict: undefined, limits: undefined });
+    // No arguments skip the parser: the same command as the parser reads from `run`.
+    assert.deepEqual(parseCommandLine([]), parseCommandLine(['run']));
     assert.deepEqual(parseCommandLine(['run', '--max-pages', '1', '--strict']), { kind: 'run', strict: true, limits: { maxPages: 1 } });
     assert.deepEqual(parseCommandLine(['plan']), { kind: 'plan', strict: undefined });
     assert.equal(parseCommandLine(['--max-pages', '0']).kind, 'error');

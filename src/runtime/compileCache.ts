@@ -1,8 +1,10 @@
 /**
- * V8's compile cache for the command (src/cli.ts turns it on before the extractor's code is read):
- * Node then stores the compiled code of the modules loaded after that (under os.tmpdir(), or in
- * NODE_COMPILE_CACHE), and later runs skip compiling it. A cache that cannot be written only
- * costs that time, never the run.
+ * V8's compile cache for the command: where code caches live (under os.tmpdir(), or in
+ * NODE_COMPILE_CACHE), and Node's cache turned on where modules are loaded after the command's
+ * entry (src/cli.ts: the output worker's thread, the cache fill, a run from the sources); Node
+ * then stores their compiled code, and later runs skip compiling it. The built command's run loads
+ * only the extractor's bundle, with a cache of its own in the same folders
+ * (src/runtime/scriptCache.ts). A cache that cannot be written only costs that time, never the run.
  *
  * The image ships a cache filled at build time (EX_GENERIC_COMPILE_CACHE, outside /tmp: the
  * platform mounts a fresh /tmp over the image's). Node keeps its cache in a subfolder named after
@@ -23,7 +25,7 @@ const UID_SUFFIX = /-\d+$/;
  * Node 24.21, that loops forever on a parent it cannot create in (a TMPDIR under /proc, say).
  * Undefined when it cannot be made: the run goes on without the cache.
  */
-function cacheDir(dir: string): string | undefined {
+export function cacheDir(dir: string): string | undefined {
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (e) {
@@ -63,21 +65,35 @@ export interface CacheFolders {
 }
 
 /**
- * Turns the cache on for the modules loaded from now on and returns its folders; without a usable
- * folder, does nothing and returns undefined. `fill` (the image build's `--fill-compile-cache`)
+ * The cache folders, without touching the disk: a run of the built command needs no more
+ * (src/cli.ts): it compiles no module after its own entry, only the extractor's bundle, whose
+ * cache src/runtime/scriptCache.ts reads from these folders and writes (making the folder then).
+ * Turning Node's cache on, creating its folder and copying the shipped one cost every start ~1 ms
+ * for nothing (docs/performance.md, issue 28). `fill` (the image build's `--fill-compile-cache`)
  * writes into the shipped cache itself.
+ */
+export function compileCacheFolders(fill = false): CacheFolders | undefined {
+  const shipped = process.env['EX_GENERIC_COMPILE_CACHE'] || undefined;
+  // NODE_COMPILE_CACHE, when set, is Node's own business (it reads it before any of our code).
+  const own = process.env['NODE_COMPILE_CACHE'];
+  if (own !== undefined) return own === '' ? undefined : { writable: own, ...(shipped ? { shipped } : {}) };
+  if (fill && shipped !== undefined) return { writable: shipped };
+  return { writable: path.join(os.tmpdir(), 'node-compile-cache'), ...(shipped !== undefined ? { shipped } : {}) };
+}
+
+/**
+ * Turns Node's cache on for the modules loaded from now on (the output worker's thread, the
+ * cache fill, a run from the sources) and returns the folders; without a usable folder, does
+ * nothing and returns undefined.
  */
 export function enableCompileCache(fill = false): CacheFolders | undefined {
   try {
-    const shipped = process.env['EX_GENERIC_COMPILE_CACHE'] || undefined;
-    // NODE_COMPILE_CACHE, when set, is Node's own business (it reads it before any of our code).
-    const own = process.env['NODE_COMPILE_CACHE'];
-    if (own !== undefined) return own === '' ? undefined : { writable: own, ...(shipped ? { shipped } : {}) };
-    const dir = cacheDir(fill && shipped !== undefined ? shipped : path.join(os.tmpdir(), 'node-compile-cache'));
-    if (dir === undefined) return undefined;
-    if (!fill && shipped !== undefined) copyShippedCache(shipped, dir);
-    module.enableCompileCache(dir);
-    return { writable: dir, ...(!fill && shipped !== undefined ? { shipped } : {}) };
+    const folders = compileCacheFolders(fill);
+    if (folders === undefined || process.env['NODE_COMPILE_CACHE'] !== undefined) return folders;
+    if (cacheDir(folders.writable) === undefined) return undefined;
+    if (folders.shipped !== undefined) copyShippedCache(folders.shipped, folders.writable);
+    module.enableCompileCache(folders.writable);
+    return folders;
   } catch {
     // No usable cache directory: run without the cache.
     return undefined;

@@ -28,10 +28,12 @@ export async function loadOutputWorker(): Promise<void> {
 
 /**
  * Starts the output worker when this thread was started as one; true if it did (the command
- * then does nothing else: the worker runs on its messages).
+ * then does nothing else: the worker runs on its messages). `beforeLoad` runs first (src/cli.ts
+ * turns Node's compile cache on there for the worker's code).
  */
-export async function startOutputWorkerIfAsked(argv: readonly string[] = process.argv): Promise<boolean> {
+export async function startOutputWorkerIfAsked(beforeLoad: () => void, argv: readonly string[] = process.argv): Promise<boolean> {
   if (!argv.includes(OUTPUT_WORKER_ARG)) return false;
+  beforeLoad();
   const { startIfOutputWorker } = await import('../outputWorker/entry.ts');
   return startIfOutputWorker();
 }

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import v8 from 'node:v8';
 import type { CacheFolders } from '../../src/runtime/compileCache.ts';
-import { loadScript } from '../../src/runtime/scriptCache.ts';
+import { loadScript, SCRIPT_WRAPPER } from '../../src/runtime/scriptCache.ts';
 
 const SCRIPT_CACHE = path.resolve(import.meta.dirname, '..', '..', 'src', 'runtime', 'scriptCache.ts');
 
@@ -24,12 +24,18 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(work, { recursive: true, force: true }));
 
-/** A CommonJS script whose `work()` calls functions that V8 compiles only when they run. */
+/**
+ * A CommonJS script whose `work()` calls functions that V8 compiles only when they run, wrapped
+ * in its module function as the build writes the extractor's bundle; beside it (`.plain.cjs`) the
+ * same code for Node's own loader.
+ */
 function writeScript(name: string, salt: string): string {
   const helpers = Array.from({ length: 40 }, (_, i) => `function helper${i}(x) { return [x, ${i}, '${salt}'].join('-').length + ${i}; }`);
   const calls = Array.from({ length: 40 }, (_, i) => `helper${i}(n)`).join(' + ');
   const file = path.join(work, name);
-  fs.writeFileSync(file, `${helpers.join('\n')}\nexports.work = (n) => ${calls};\nexports.salt = '${salt}';\n`);
+  const code = `${helpers.join('\n')}\nexports.work = (n) => ${calls};\nexports.salt = '${salt}';\n`;
+  fs.writeFileSync(file, `${SCRIPT_WRAPPER.head}${code}${SCRIPT_WRAPPER.tail}`);
+  fs.writeFileSync(`${file}.plain.cjs`, code);
   return file;
 }
 
@@ -45,8 +51,8 @@ console.log(JSON.stringify({ cache: loaded.cache, result }));`;
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
 }
 
-/** What Node's own CommonJS loader makes of the script. */
-const required = (file: string): { work: (n: number) => number } => module.createRequire(import.meta.url)(file);
+/** What Node's own CommonJS loader makes of the script's code. */
+const required = (file: string): { work: (n: number) => number } => module.createRequire(import.meta.url)(`${file}.plain.cjs`);
 
 test('a first load finds no cache; the cache written after the work is accepted by the next load', () => {
   const file = writeScript('bundle.cjs', 'a');
@@ -109,4 +115,14 @@ test('no cache is written under V8 flags other than those at load (the next run 
   assert.deepEqual(cacheFiles(work), []);
   loaded.saveCache();
   assert.equal(cacheFiles(work).length, 1, 'with the flags back, it is written');
+});
+
+test('the cache folder is made when a cache is written, not when the script is read', () => {
+  const file = writeScript('bundle.cjs', 'g');
+  const writable = path.join(work, 'node-compile-cache');
+  const loaded = loadScript(file, { writable });
+  assert.equal(fs.existsSync(writable), false, 'reading made no folder');
+  loaded.saveCache();
+  assert.equal(cacheFiles(writable).length, 1);
+  assert.equal(fs.statSync(writable).mode & 0o777, 0o700);
 });

@@ -35,34 +35,41 @@ export function getRelativeText(p: Ptr): { amount: number; behavior: number } {
 }
 
 type Unit = 'us' | 's' | 'i' | 'h' | 'd' | 'm' | 'y' | 'weekday' | 'special';
-const RELUNITS: Record<string, [Unit, number]> = {};
-for (const [names, unit, mult] of [
-  ['ms msec msecs millisecond milliseconds', 'us', 1000],
-  ['µs usec usecs µsec µsecs microsecond microseconds', 'us', 1],
-  ['sec secs second seconds', 's', 1],
-  ['min mins minute minutes', 'i', 1],
-  ['hour hours', 'h', 1],
-  ['day days', 'd', 1],
-  ['week weeks', 'd', 7],
-  ['fortnight fortnights forthnight forthnights', 'd', 14],
-  ['month months', 'm', 1],
-  ['year years', 'y', 1],
-  ['mondays monday mon', 'weekday', 1],
-  ['tuesdays tuesday tue', 'weekday', 2],
-  ['wednesdays wednesday wed', 'weekday', 3],
-  ['thursdays thursday thu', 'weekday', 4],
-  ['fridays friday fri', 'weekday', 5],
-  ['saturdays saturday sat', 'weekday', 6],
-  ['sundays sunday sun', 'weekday', 0],
-  ['weekday weekdays', 'special', SPECIAL_WEEKDAY],
-] as const) {
-  for (const n of names.split(' ')) RELUNITS[n] = [unit, mult];
+/** Unit name → unit and multiplier, built on first use: most runs never call strtotime (issue 28). */
+let relunits: Record<string, [Unit, number]> | undefined;
+
+function buildRelunits(): Record<string, [Unit, number]> {
+  const table: Record<string, [Unit, number]> = {};
+  for (const [names, unit, mult] of [
+    ['ms msec msecs millisecond milliseconds', 'us', 1000],
+    ['µs usec usecs µsec µsecs microsecond microseconds', 'us', 1],
+    ['sec secs second seconds', 's', 1],
+    ['min mins minute minutes', 'i', 1],
+    ['hour hours', 'h', 1],
+    ['day days', 'd', 1],
+    ['week weeks', 'd', 7],
+    ['fortnight fortnights forthnight forthnights', 'd', 14],
+    ['month months', 'm', 1],
+    ['year years', 'y', 1],
+    ['mondays monday mon', 'weekday', 1],
+    ['tuesdays tuesday tue', 'weekday', 2],
+    ['wednesdays wednesday wed', 'weekday', 3],
+    ['thursdays thursday thu', 'weekday', 4],
+    ['fridays friday fri', 'weekday', 5],
+    ['saturdays saturday sat', 'weekday', 6],
+    ['sundays sunday sun', 'weekday', 0],
+    ['weekday weekdays', 'special', SPECIAL_WEEKDAY],
+  ] as const) {
+    for (const n of names.split(' ')) table[n] = [unit, mult];
+  }
+  return table;
 }
 
 export function lookupRelunit(p: Ptr): [Unit, number] | undefined {
   const begin = p.i;
   while (!'\0 ,\t;:/.-()'.includes(p.cur())) p.i++;
-  return RELUNITS[p.s.slice(begin, p.i).toLowerCase()];
+  relunits ??= buildRelunits();
+  return relunits[p.s.slice(begin, p.i).toLowerCase()];
 }
 
 export function setRelative(p: Ptr, amount: number, behavior: number, t: Parsed, keepTime: boolean): void {

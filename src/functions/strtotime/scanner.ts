@@ -4,7 +4,7 @@
  */
 import type { Parsed } from './parsed.ts';
 import { StrtotimeParseError } from '../../errors/StrtotimeParseError.ts';
-import { type Rule, RULES } from './rules.ts';
+import { type Rule, rules } from './rules.ts';
 import { Ptr } from './tokenReaders.ts';
 
 /** Longest token considered (real tokens are far shorter; bounds the longest-match search). */
@@ -46,7 +46,7 @@ export function scan(input: string): Parsed {
   while (pos < input.length) {
     let best: Rule | undefined;
     let bestLen = 0;
-    for (const r of RULES) {
+    for (const r of rules()) {
       r.sticky.lastIndex = pos;
       const m = r.sticky.exec(str);
       if (!m) continue;
