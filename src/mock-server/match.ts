@@ -2,6 +2,7 @@
  * Matching rules of keboola/ex-generic-mock-server (PHP 7.4, Symfony 5, Apache), as described in
  * conformance/README.md, "The mock server".
  */
+import { numericString } from '../php/isNumeric.ts';
 import { phpTrim, phpTrimBytes, type Sample } from './simulations.ts';
 
 /** What the matcher needs to know about a received request. */
@@ -66,24 +67,18 @@ export function requestText(method: string, uri: string, body: Buffer): Buffer {
   return phpTrimBytes(Buffer.concat([Buffer.from(`${method} ${uri}\r\n\r\n`, 'latin1'), body]));
 }
 
-// PHP 7.4 numeric strings: optional leading whitespace, sign, digits with optional fraction, exponent.
-const NUMERIC = /^[ \t\n\r\v\f]*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)$/;
 const INTEGER = /^[+-]?\d+$/;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 type PhpNumber = { kind: 'int'; value: bigint } | { kind: 'double'; value: number; overflow: -1 | 0 | 1 };
 
+/** A PHP 7.4 numeric string (php/isNumeric.ts), with the side an integer text beyond int64 overflows to. */
 function phpNumeric(s: string): PhpNumber | null {
-  const m = NUMERIC.exec(s);
-  if (m === null) return null;
-  const text = m[1]!;
-  if (INTEGER.test(text)) {
-    const v = BigInt(text);
-    if (v >= INT64_MIN && v <= INT64_MAX) return { kind: 'int', value: v };
-    return { kind: 'double', value: Number(text), overflow: v > 0n ? 1 : -1 };
-  }
-  return { kind: 'double', value: Number(text), overflow: 0 };
+  const n = numericString(s);
+  if (n === undefined || n.trailing) return null;
+  if (n.kind === 'int') return { kind: 'int', value: n.int };
+  // numericString accepted only PHP's whitespace before the number, so trimStart removes just that.
+  const overflow = INTEGER.test(s.trimStart()) ? (n.float > 0 ? 1 : -1) : 0;
+  return { kind: 'double', value: n.float, overflow };
 }
 
 /** PHP 7.4 `$a == $b` for two strings: numeric strings compare as numbers, others byte for byte. */
