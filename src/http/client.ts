@@ -9,7 +9,7 @@ import { HIDDEN, PROTOCOL_HEADERS, type SecretRegistry, SENSITIVE_HEADERS } from
 import { count, type RunStats } from '../logging/runStats.ts';
 import { resolveUrl } from './url.ts';
 import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest, type RequestUrl } from './prepared.ts';
-import { retryDelayMs, shouldRetry, type RetryPolicy, waitEndsInTime } from './retry.ts';
+import { EXTRACTOR_TIMING, retryHeaderValue, shouldRetry, type RetryPolicy, waitEndsInTime } from './retry.ts';
 import { checkedRetryWait, sleepAtLeast } from './waits.ts';
 import { originOf, sameOrigin } from './origin.ts';
 import { withholdCredentials } from './withhold.ts';
@@ -296,10 +296,10 @@ export class HttpClient {
    */
   private retryWait(retry: number, attempt: PreparedRequest, response: WireResponse | undefined, logger: Logger): number | undefined {
     const policy = this.options.retry;
-    const raw = response?.headers[policy.retryHeader.toLowerCase()];
-    const headerValue = raw === undefined ? undefined : Array.isArray(raw) ? raw.join(', ') : raw;
+    const timing = policy.timing ?? EXTRACTOR_TIMING;
+    const headerValue = response && retryHeaderValue(timing, response.status, response.headers[policy.retryHeader.toLowerCase()]);
     const now = this.nowMs();
-    const delay = retryDelayMs(retry, headerValue, Math.floor(now / 1000));
+    const delay = timing.delayMs(retry, headerValue, Math.floor(now / 1000));
     if (!waitEndsInTime(policy, now, delay)) {
       logger.info(
         `Retries stopped after ${count(retry)} attempt${retry === 1 ? '' : 's'} of ${attempt.method} ${displayUrl(attempt.url)}: ` +

@@ -8,8 +8,12 @@ import assert from 'node:assert/strict';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { HelperHttp, newRequest } from '../../src/actions/helperHttp.ts';
+import { type ActionClock, HelperHttp, newRequest } from '../../src/actions/helperHttp.ts';
+import { runSyncAction } from '../../src/actions/index.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { makeDataDir } from '../helpers/dataDir.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 import { lastLine, runAction } from './run.ts';
 import { opensslMissing, selfSignedCertificate } from '../helpers/tls.ts';
@@ -241,5 +245,114 @@ test('a retry pause removes its abort listener when it ends (left behind, ten of
   } finally {
     http.close();
     await flaky.close();
+  }
+});
+
+// The helper's retry timing (spec 05 §4.3, src/http/helperRetryTiming.ts): nothing before the
+// first retry, then 0.6, 1.2, 2.4 … s; `Retry-After` on 413, 429 and 503 only. The action runs in
+// this process on a virtual clock (its pauses move the clock, nothing sleeps); the requests go
+// to a real server.
+
+/** A clock whose pauses are recorded and move it at once. */
+function virtualClock() {
+  let now = Date.now();
+  const waits: number[] = [];
+  const clock: ActionClock = {
+    nowMs: () => now,
+    pause: async (ms, signal) => {
+      signal.throwIfAborted();
+      waits.push(ms);
+      now += ms;
+    },
+  };
+  return { clock, waits };
+}
+
+/** test_request of `endpoint` on `server`, in process, on a virtual clock. */
+async function timedTestRequest(server: TestServer, http: Record<string, unknown> = {}) {
+  const { clock, waits } = virtualClock();
+  const config = {
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', api: { baseUrl: `${server.url}/`, http }, config: { jobs: [{ endpoint: 'orders' }] } },
+  };
+  let stdout = '';
+  const code = await runSyncAction({
+    action: 'test_request',
+    configFile: path.join(makeDataDir(config), 'config.json'),
+    logger: createLogger({ write: () => {} }),
+    writeStdout: (t) => {
+      stdout += t;
+    },
+    writeStderr: (t) => assert.fail(`stderr: ${t}`),
+    clock,
+  });
+  return { code, answer: JSON.parse(stdout), waits };
+}
+
+/** A server answering `first(i)` to request i while it returns a status, then 200. */
+function scripted(first: (i: number) => { status: number; headers?: Record<string, string> } | undefined) {
+  return startServer((_req, res, i) => {
+    const answer = first(i);
+    if (answer === undefined) return json(res, 200, [{ id: 1 }]);
+    res.writeHead(answer.status, { 'Content-Type': 'text/plain', ...answer.headers });
+    res.end('busy');
+  });
+}
+
+test("an API answering 503 five times, then 200: test_request answers the 200 after the helper's waits, well within the 25 s budget", async () => {
+  const server = await scripted((i) => (i < 5 ? { status: 503 } : undefined));
+  try {
+    const r = await timedTestRequest(server);
+    assert.equal(r.code, 0);
+    assert.equal(r.answer.response.status_code, 200);
+    assert.deepEqual(r.answer.records, [{ id: 1 }]);
+    assert.equal(server.requests.length, 6);
+    // Retry 1 without a pause, then 0.6, 1.2, 2.4, 4.8 s: 9 s in all. The extractor's 1, 2, 4, 8 s
+    // would have needed 16 s more before the sixth request, past the budget.
+    assert.deepEqual(r.waits, [600, 1200, 2400, 4800]);
+    assert.match(r.answer.debug_log, /retrying in 0\.0 seconds \[1x\]/);
+  } finally {
+    await server.close();
+  }
+});
+
+test("an endpoint that keeps answering 503: the retries that fit in 25 s on the helper's timing, then the last 503", async () => {
+  const server = await scripted(() => ({ status: 503 }));
+  try {
+    const r = await timedTestRequest(server);
+    assert.equal(r.answer.response.status_code, 503);
+    // Requests at 0, 0, 0.6, 1.8, 4.2, 9.0 and 18.6 s; the next pause (19.2 s) would end at 37.8 s.
+    assert.equal(server.requests.length, 7);
+    assert.deepEqual(r.waits, [600, 1200, 2400, 4800, 9600]);
+    assert.match(
+      r.answer.debug_log,
+      /Retries stopped after 7 attempts of GET .*: the next wait \(19\.2 s\) would end after the sync action's retry budget/,
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test('a 500 with Retry-After: 10 waits the back-off, not 10 s (the helper reads the header on 413, 429 and 503 only)', async () => {
+  const server = await scripted(() => ({ status: 500, headers: { 'Retry-After': '10' } }));
+  try {
+    const r = await timedTestRequest(server, { maxRetries: 3 });
+    assert.equal(r.answer.response.status_code, 500);
+    assert.equal(server.requests.length, 4);
+    assert.deepEqual(r.waits, [600, 1200]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a 429 with Retry-After: 2 waits 2 s before every retry, then answers the 200', async () => {
+  const server = await scripted((i) => (i < 2 ? { status: 429, headers: { 'Retry-After': '2' } } : undefined));
+  try {
+    const r = await timedTestRequest(server);
+    assert.equal(r.answer.response.status_code, 200);
+    assert.equal(server.requests.length, 3);
+    assert.deepEqual(r.waits, [2000, 2000]);
+  } finally {
+    await server.close();
   }
 });
