@@ -6,7 +6,7 @@
  * headers as received, and one `debug_log` line per request.
  */
 import type { HelperAuthenticator, HelperLoginRequest, HelperLoginResponse } from '../auth/helper.ts';
-import { HttpClient } from '../http/client.ts';
+import { HttpClient, type RedirectRules } from '../http/client.ts';
 import { HeaderList } from '../http/headers.ts';
 import { hostHeader, type PreparedRequest, type RequestUrl, requestTarget } from '../http/prepared.ts';
 import { HELPER_RETRY_TIMING } from '../http/helperRetryTiming.ts';
@@ -49,8 +49,13 @@ export interface BuiltRequest {
   authority: string;
 }
 
-/** Redirects Python `requests` follows per request (its `DEFAULT_REDIRECT_LIMIT`, spec 05 §4.3). */
-export const HELPER_MAX_REDIRECTS = 30;
+/**
+ * Redirects as Python `requests` follows them (spec 05 §4.3): up to 30 per request (its
+ * `DEFAULT_REDIRECT_LIMIT`), only 301, 302, 303, 307 and 308 (its `REDIRECT_STATI`: a 300 with a
+ * Location is the final response), and a hop other than 307/308 goes without body, Content-Type
+ * and Content-Length (its `resolve_redirects`), so the answer's `request` shows what was sent.
+ */
+export const HELPER_REDIRECTS: RedirectRules = { limit: 30, statuses: [301, 302, 303, 307, 308], bodyOnlyOn307And308: true };
 
 /** The headers Python `requests` sends before the configured ones. */
 const LIBRARY_HEADERS: HeaderPairs = [
@@ -239,7 +244,7 @@ export class HelperHttp {
       logger,
       sleep: (ms) => (ctx.clock?.pause ?? abortablePause)(ms, ctx.signal),
       ...(ctx.clock ? { nowMs: () => ctx.clock!.nowMs() } : {}),
-      maxRedirects: HELPER_MAX_REDIRECTS,
+      redirects: HELPER_REDIRECTS,
       authenticator: ctx.auth,
       credentialScope: limits.scope,
       withheldFrom: new Set<string>(),

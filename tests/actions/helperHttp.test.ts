@@ -356,3 +356,53 @@ test('a 429 with Retry-After: 2 waits 2 s before every retry, then answers the 2
     await server.close();
   }
 });
+
+// Redirects as Python `requests` follows them (spec 05 §4.3, src/actions/helperHttp.ts
+// HELPER_REDIRECTS): 301, 302, 303, 307 and 308 only, and a hop other than 307/308 without body
+// and body headers; the answer reports the final response and the request as it was sent.
+
+let redirecting: TestServer;
+before(async () => {
+  redirecting = await startServer((req, res) => {
+    const status = /^\/r(\d{3})/.exec(req.target)?.[1];
+    if (status) return void res.writeHead(Number(status), { Location: '/landed', 'Content-Type': 'application/json' }).end('[{"at": "3xx"}]');
+    json(res, 200, [{ method: req.method, contentType: req.headers['content-type'] ?? null, body: req.body }]);
+  });
+});
+after(() => redirecting.close());
+
+function redirectedJob(job: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return runAction({
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', api: { baseUrl: `${redirecting.url}/`, http: { headers } }, config: { jobs: [job] } },
+  });
+}
+
+test('a 300 with a Location is the final response, as Python requests leaves it (the extractor follows every 3xx)', async () => {
+  const before = redirecting.requests.length;
+  const r = await redirectedJob({ endpoint: 'r300' });
+  assert.equal(r.code, 0, r.stderr);
+  const answer = r.answer();
+  assert.equal(answer.response.status_code, 300);
+  assert.deepEqual(answer.records, [{ at: '3xx' }]);
+  assert.equal(redirecting.requests.length - before, 1);
+});
+
+test('a POST redirected by 302 goes on as a GET without body or Content-Type; a 307 keeps both', async () => {
+  const moved = (await redirectedJob({ endpoint: 'r302', method: 'POST', params: { a: 1 } })).answer();
+  assert.deepEqual(moved.records, [{ method: 'GET', contentType: null, body: '' }]);
+  assert.equal(moved.request.method, 'GET');
+  assert.equal(moved.request.headers['Content-Type'], undefined);
+  assert.equal(moved.request.data, null);
+
+  const kept = (await redirectedJob({ endpoint: 'r307', method: 'POST', params: { a: 1 } })).answer();
+  assert.deepEqual(kept.records, [{ method: 'POST', contentType: 'application/json', body: '{"a": 1}' }]);
+  assert.equal(kept.request.headers['Content-Type'], 'application/json');
+});
+
+test('a configured Content-Type is not sent on after a 301 (Python requests drops it on every hop but 307/308)', async () => {
+  const r = (await redirectedJob({ endpoint: 'r301' }, { 'Content-Type': 'application/json' })).answer();
+  assert.deepEqual(r.records, [{ method: 'GET', contentType: null, body: '' }]);
+  assert.equal(r.request.headers['Content-Type'], undefined);
+  assert.equal(redirecting.requests.at(-2)!.headers['content-type'], 'application/json', 'the first request had it');
+});
