@@ -245,6 +245,9 @@ export class HelperHttp {
       sleep: (ms) => (ctx.clock?.pause ?? abortablePause)(ms, ctx.signal),
       ...(ctx.clock ? { nowMs: () => ctx.clock!.nowMs() } : {}),
       redirects: HELPER_REDIRECTS,
+      // The helper paces nothing: its only waits are its retries'. Held by a RateLimit reset of
+      // 40 s, a 429 asking for 1 s ran into the 60 s limit (exit 2) instead of being retried.
+      rateLimit: { followHeaders: false },
       authenticator: ctx.auth,
       credentialScope: limits.scope,
       withheldFrom: new Set<string>(),

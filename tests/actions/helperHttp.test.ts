@@ -357,6 +357,20 @@ test('a 429 with Retry-After: 2 waits 2 s before every retry, then answers the 2
   }
 });
 
+test('a 429 whose rate-limit headers say the budget resets in 40 s is retried after its Retry-After, as the helper does', async () => {
+  // Paced by the extraction's rate limiter, the request waited for the reset and the action ran into its 60 s limit.
+  const rateLimited = { 'Retry-After': '1', 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '40' };
+  const server = await scripted((i) => (i < 1 ? { status: 429, headers: rateLimited } : undefined));
+  try {
+    const r = await timedTestRequest(server);
+    assert.equal(r.answer.response.status_code, 200);
+    assert.equal(server.requests.length, 2);
+    assert.deepEqual(r.waits, [1000]);
+  } finally {
+    await server.close();
+  }
+});
+
 // Redirects as Python `requests` follows them (spec 05 §4.3, src/actions/helperHttp.ts
 // HELPER_REDIRECTS): 301, 302, 303, 307 and 308 only, and a hop other than 307/308 without body
 // and body headers; the answer reports the final response and the request as it was sent.
@@ -365,7 +379,8 @@ let redirecting: TestServer;
 before(async () => {
   redirecting = await startServer((req, res) => {
     const status = /^\/r(\d{3})/.exec(req.target)?.[1];
-    if (status) return void res.writeHead(Number(status), { Location: '/landed', 'Content-Type': 'application/json' }).end('[{"at": "3xx"}]');
+    if (status)
+      return void res.writeHead(Number(status), { Location: '/landed', 'Content-Type': 'application/json' }).end('[{"at": "3xx"}]');
     json(res, 200, [{ method: req.method, contentType: req.headers['content-type'] ?? null, body: req.body }]);
   });
 });
