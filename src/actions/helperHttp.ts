@@ -2,8 +2,8 @@
  * The sync actions' requests, sent through the extractor's own HTTP client and transport
  * (src/http/): retries, redirects and the wire are shared. What is the helper's (spec 05 §4.2,
  * §4.3): its default headers (those of Python `requests`), its retry settings (`maxRetries`,
- * `codes`) and timing, no per-request timeout (the action's 60 s limit bounds everything), the response
- * headers as received, and one `debug_log` line per request.
+ * `codes`) and timing, its redirects, no pacing by rate-limit headers, the response headers as
+ * received, and one `debug_log` line per request.
  */
 import type { HelperAuthenticator, HelperLoginRequest, HelperLoginResponse } from '../auth/helper.ts';
 import { HttpClient, type RedirectRules } from '../http/client.ts';
