@@ -9,7 +9,7 @@ import type { Value } from '../php/value.ts';
 import { type HelperConfiguration, parseHelperConfiguration } from './configuration.ts';
 import { userParameters } from './dialect.ts';
 import { helperDialect } from './helperDialect.ts';
-import type { AnswerDeadlines } from './helperHttp.ts';
+import type { ActionClock, AnswerDeadlines } from './helperHttp.ts';
 
 export interface ActionContext {
   action: string;
@@ -25,6 +25,8 @@ export interface ActionContext {
   deadlines: AnswerDeadlines;
   /** Lines of `debug_log` (§5.2). */
   debugLog: string[];
+  /** The requests' clock and retry pauses. */
+  clock: ActionClock;
   /** Run when the action ends, whatever the outcome (open connections). */
   cleanup: (() => void)[];
 }
@@ -32,6 +34,7 @@ export interface ActionContext {
 export interface ContextLimits {
   signal: AbortSignal;
   deadlines: AnswerDeadlines;
+  clock: ActionClock;
 }
 
 export function createContext(action: string, root: Value, env: FunctionEnv, limits: ContextLimits, debugLog: string[]): ActionContext {

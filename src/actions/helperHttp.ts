@@ -2,13 +2,14 @@
  * The sync actions' requests, sent through the extractor's own HTTP client and transport
  * (src/http/): retries, redirects and the wire are shared. What is the helper's (spec 05 §4.2,
  * §4.3): its default headers (those of Python `requests`), its retry settings (`maxRetries`,
- * `codes`), no per-request timeout (the action's 60 s limit bounds everything), the response
- * headers as received, and one `debug_log` line per request.
+ * `codes`) and timing, its redirects, no pacing by rate-limit headers, the response headers as
+ * received, and one `debug_log` line per request.
  */
 import type { HelperAuthenticator, HelperLoginRequest, HelperLoginResponse } from '../auth/helper.ts';
-import { HttpClient } from '../http/client.ts';
+import { HttpClient, type RedirectRules } from '../http/client.ts';
 import { HeaderList } from '../http/headers.ts';
 import { hostHeader, type PreparedRequest, type RequestUrl, requestTarget } from '../http/prepared.ts';
+import { HELPER_RETRY_TIMING } from '../http/helperRetryTiming.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.ts';
 import { Transport } from '../http/transport.ts';
 import { originOf } from '../http/origin.ts';
@@ -48,8 +49,13 @@ export interface BuiltRequest {
   authority: string;
 }
 
-/** Redirects Python `requests` follows per request (its `DEFAULT_REDIRECT_LIMIT`, spec 05 §4.3). */
-export const HELPER_MAX_REDIRECTS = 30;
+/**
+ * Redirects as Python `requests` follows them (spec 05 §4.3): up to 30 per request (its
+ * `DEFAULT_REDIRECT_LIMIT`), only 301, 302, 303, 307 and 308 (its `REDIRECT_STATI`: a 300 with a
+ * Location is the final response), and a hop other than 307/308 goes without body, Content-Type
+ * and Content-Length (its `resolve_redirects`), so the answer's `request` shows what was sent.
+ */
+export const HELPER_REDIRECTS: RedirectRules = { limit: 30, statuses: [301, 302, 303, 307, 308], bodyOnlyOn307And308: true };
 
 /** The headers Python `requests` sends before the configured ones. */
 const LIBRARY_HEADERS: HeaderPairs = [
@@ -109,6 +115,16 @@ export interface AnswerDeadlines {
 }
 
 /**
+ * The time of an action's requests: the client's clock and its retry pauses. Tests pass one that
+ * moves without waiting, so the helper's waits can be counted against a real server.
+ */
+export interface ActionClock {
+  nowMs(): number;
+  /** A retry pause, ended at once by the action's time limit (`signal`). */
+  pause(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/**
  * What the helper's HTTP session reads of the action context (context.ts's `ActionContext` has
  * these members).
  */
@@ -122,6 +138,8 @@ export interface HttpSessionContext {
   debugLog: string[];
   /** Applied by the client before every attempt inside the credential scope. */
   auth: HelperAuthenticator;
+  /** Absent: the real clock (`Date.now`, `abortablePause`). */
+  clock?: ActionClock;
 }
 
 /**
@@ -136,9 +154,10 @@ export interface CredentialLimits {
 }
 
 /**
- * The helper's retry settings, bounded by the answer's budget: a retry whose pause would end
- * after it is not made, and the last response or network failure is answered as when the
- * retries run out (spec 05 §4.3 allows stopping early; the platform waits only 30 s).
+ * The helper's retry settings and timing (spec 05 §4.3: no wait before the first retry, then
+ * 0.6, 1.2, 2.4 … s; `Retry-After` on 413, 429 and 503), bounded by the answer's budget: a retry
+ * whose pause would end after it is not made, and the last response or network failure is
+ * answered as when the retries run out (§4.3 allows stopping early; the platform waits only 30 s).
  */
 function retryPolicy(ctx: HttpSessionContext): RetryPolicy {
   const { maxRetries, codes } = ctx.configuration.retry;
@@ -148,6 +167,7 @@ function retryPolicy(ctx: HttpSessionContext): RetryPolicy {
     retryHeader: 'Retry-After',
     httpCodes: codes.filter((c): c is number => typeof c === 'number'),
     curlCodes: DEFAULT_RETRY.curlCodes,
+    timing: HELPER_RETRY_TIMING,
     deadline: {
       atMs: retriesEndBy,
       reason: `the sync action's retry budget (${budgetSeconds} s from its start: the platform waits 30 s for its answer)`,
@@ -222,8 +242,12 @@ export class HelperHttp {
       transport: this.transport,
       retry: retryPolicy(ctx),
       logger,
-      sleep: (ms) => abortablePause(ms, ctx.signal),
-      maxRedirects: HELPER_MAX_REDIRECTS,
+      sleep: (ms) => (ctx.clock?.pause ?? abortablePause)(ms, ctx.signal),
+      ...(ctx.clock ? { nowMs: () => ctx.clock!.nowMs() } : {}),
+      redirects: HELPER_REDIRECTS,
+      // The helper paces nothing: its only waits are its retries'. Held by a RateLimit reset of
+      // 40 s, a 429 asking for 1 s ran into the 60 s limit (exit 2) instead of being retried.
+      rateLimit: { followHeaders: false },
       authenticator: ctx.auth,
       credentialScope: limits.scope,
       withheldFrom: new Set<string>(),

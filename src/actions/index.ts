@@ -11,7 +11,7 @@ import type { Logger } from '../logging/logger.ts';
 import { decodeJson, decodeUtf8Lossy } from '../php/jsonDecode.ts';
 import type { Value } from '../php/value.ts';
 import { type ActionContext, createContext } from './context.ts';
-import type { AnswerDeadlines } from './helperHttp.ts';
+import { abortablePause, type ActionClock, type AnswerDeadlines } from './helperHttp.ts';
 import { exceptionEnvelope } from './envelope.ts';
 import { pythonJsonChunks, pythonStr } from './pythonValues.ts';
 import { checkActionTime, startActionClock, TimeLimitReached } from './timeLimit.ts';
@@ -54,7 +54,11 @@ export interface SyncActionRun {
   onAnswer?: () => void;
   /** Retry pauses end by this many ms from the start (default ANSWER_BUDGET_MS), attempts 3 s later. */
   budgetMs?: number;
+  /** The requests' clock and retry pauses (default: the real ones; tests move it without waiting). */
+  clock?: ActionClock;
 }
+
+const REAL_CLOCK: ActionClock = { nowMs: () => Date.now(), pause: abortablePause };
 
 /** What the answer's writer receives: the bytes of the answer, chunk by chunk. */
 type AnswerSink = (chunk: Buffer) => void;
@@ -76,6 +80,7 @@ export async function runSyncAction(run: SyncActionRun): Promise<number> {
     return 2;
   }
   const limitMs = run.timeoutMs ?? SYNC_ACTION_TIMEOUT_MS;
+  const clock = run.clock ?? REAL_CLOCK;
   const stopClock = startActionClock(limitMs);
   const controller = new AbortController();
   const debugLog = ['Component initialized'];
@@ -94,7 +99,11 @@ export async function runSyncAction(run: SyncActionRun): Promise<number> {
         name,
         decodeJson(decodeUtf8Lossy(fs.readFileSync(run.configFile)), 'response'),
         { nowMs: run.nowMs ?? Date.now },
-        { signal: controller.signal, deadlines: answerDeadlines(Date.now(), limitMs, run.budgetMs ?? ANSWER_BUDGET_MS) },
+        {
+          signal: controller.signal,
+          deadlines: answerDeadlines(clock.nowMs(), limitMs, run.budgetMs ?? ANSWER_BUDGET_MS),
+          clock,
+        },
         debugLog,
       );
       return await spec.run(context);

@@ -9,7 +9,7 @@ import { HIDDEN, PROTOCOL_HEADERS, type SecretRegistry, SENSITIVE_HEADERS } from
 import { count, type RunStats } from '../logging/runStats.ts';
 import { resolveUrl } from './url.ts';
 import { cloneRequest, defaultPort, displayUrl, hostHeader, requestTarget, type PreparedRequest, type RequestUrl } from './prepared.ts';
-import { retryDelayMs, shouldRetry, type RetryPolicy, waitEndsInTime } from './retry.ts';
+import { EXTRACTOR_TIMING, retryHeaderValue, shouldRetry, type RetryPolicy, waitEndsInTime } from './retry.ts';
 import { checkedRetryWait, sleepAtLeast } from './waits.ts';
 import { originOf, sameOrigin } from './origin.ts';
 import { withholdCredentials } from './withhold.ts';
@@ -42,8 +42,8 @@ export interface ClientOptions {
   nowMs?: () => number;
   /** Called before every attempt after the first (SSH tunnel liveness, 01 §6.1). */
   beforeRetry?: () => Promise<void>;
-  /** Redirects followed per request before TooManyRedirects (default: the extractor's 5, 01 §3.10). */
-  maxRedirects?: number;
+  /** How redirects are followed (default: the extractor's, EXTRACTOR_REDIRECTS). */
+  redirects?: RedirectRules;
   /** Host allow-list check for every URL actually requested (redirects and next-page links included). */
   checkUrl?: (href: string) => void;
   /**
@@ -96,8 +96,22 @@ export interface ClientResponse extends WireResponse {
   attempts: number;
 }
 
-/** The extractor's redirect limit (Guzzle's default, 01 §3.10). */
-export const MAX_REDIRECTS = 5;
+/** Which redirects a client follows, and what a hop keeps of the request. */
+export interface RedirectRules {
+  /** Redirects followed per request; one more is TooManyRedirects. */
+  limit: number;
+  /** Statuses followed when they carry a Location; absent: every 3xx. */
+  statuses?: readonly number[];
+  /**
+   * True: a hop other than 307/308 sends no body and no Content-Type, Content-Length or
+   * Transfer-Encoding, whatever its method (Python `requests`); false: only a method turned into
+   * GET loses its body and length, and the other headers stay (Guzzle, 01 §3.10 item 2).
+   */
+  bodyOnlyOn307And308?: boolean;
+}
+
+/** The extractor's redirects (Guzzle's defaults, 01 §3.10): any 3xx with a Location, at most 5. */
+export const EXTRACTOR_REDIRECTS: RedirectRules = { limit: 5 };
 
 /** One redirect more than the limit: the extractor's user error (01 §3.10 item 5). */
 export class TooManyRedirects extends UserError {
@@ -147,14 +161,14 @@ export class HttpClient {
     for (let hops = 0; ; hops++) {
       const response = await this.sendWithRetries(current, authenticate, options);
       const location = response.headers.location;
-      if (response.status < 300 || response.status >= 400 || location === undefined) return { ...response, request: current };
-      const limit = this.options.maxRedirects ?? MAX_REDIRECTS;
-      if (hops >= limit) throw new TooManyRedirects(limit);
-      current = this.redirected(current, response.status, Array.isArray(location) ? location[0]! : location);
+      const rules = this.options.redirects ?? EXTRACTOR_REDIRECTS;
+      if (location === undefined || !followed(rules, response.status)) return { ...response, request: current };
+      if (hops >= rules.limit) throw new TooManyRedirects(rules.limit);
+      current = this.redirected(current, response.status, Array.isArray(location) ? location[0]! : location, rules);
     }
   }
 
-  private redirected(from: PreparedRequest, status: number, location: string): PreparedRequest {
+  private redirected(from: PreparedRequest, status: number, location: string, rules: RedirectRules): PreparedRequest {
     // Resolved against the URL with its password: a Location without a host keeps the credentials.
     const target = resolveUrl(urlWithUserinfo(from.url), location);
     if (target.scheme !== 'http' && target.scheme !== 'https') {
@@ -175,6 +189,10 @@ export class HttpClient {
       next.method = 'GET';
       next.body = undefined;
       next.headers.remove('content-length');
+    }
+    if (rules.bodyOnlyOn307And308 && status !== 307 && status !== 308) {
+      next.body = undefined;
+      for (const name of ['content-length', 'content-type', 'transfer-encoding']) next.headers.remove(name);
     }
     // By origin, not host: a redirect to another port or scheme of the same host is another server.
     if (!sameOrigin(next.url, from.url)) next.headers.remove('authorization');
@@ -296,10 +314,10 @@ export class HttpClient {
    */
   private retryWait(retry: number, attempt: PreparedRequest, response: WireResponse | undefined, logger: Logger): number | undefined {
     const policy = this.options.retry;
-    const raw = response?.headers[policy.retryHeader.toLowerCase()];
-    const headerValue = raw === undefined ? undefined : Array.isArray(raw) ? raw.join(', ') : raw;
+    const timing = policy.timing ?? EXTRACTOR_TIMING;
+    const headerValue = response && retryHeaderValue(timing, response.status, response.headers[policy.retryHeader.toLowerCase()]);
     const now = this.nowMs();
-    const delay = retryDelayMs(retry, headerValue, Math.floor(now / 1000));
+    const delay = timing.delayMs(retry, headerValue, Math.floor(now / 1000));
     if (!waitEndsInTime(policy, now, delay)) {
       logger.info(
         `Retries stopped after ${count(retry)} attempt${retry === 1 ? '' : 's'} of ${attempt.method} ${displayUrl(attempt.url)}: ` +
@@ -313,6 +331,11 @@ export class HttpClient {
       ...(headerValue !== undefined ? { header: { name: policy.retryHeader, value: headerValue } } : {}),
     });
   }
+}
+
+/** Whether a response of `status` with a Location is followed under `rules`. */
+function followed(rules: RedirectRules, status: number): boolean {
+  return rules.statuses ? rules.statuses.includes(status) : status >= 300 && status < 400;
 }
 
 /** Values of headers set by authentication are secrets of this attempt (issue 19 #1). */

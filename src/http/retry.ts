@@ -1,6 +1,7 @@
 /**
  * Retry timing and decisions (spec 01 §3.11), kept in one module so the policy can be read
- * and tested on its own. How `api.retryConfig` is read: retryOptions.ts.
+ * and tested on its own. How `api.retryConfig` is read: retryOptions.ts; the sync actions'
+ * timing (Python `requests`, spec 05 §4.3): helperRetryTiming.ts.
  */
 import { phpIntval } from '../php/intval.ts';
 
@@ -15,6 +16,23 @@ export interface RetryPolicy {
    * UI before the platform gives up (docs/sync-actions.md); extractions leave it unset.
    */
   deadline?: RetryDeadline;
+  /** How long to wait before each retry; absent: the extractor's (EXTRACTOR_TIMING). */
+  timing?: RetryTiming;
+}
+
+/**
+ * How long to wait before a retry. A policy carries its timing, so the client that waits never
+ * knows whose rules they are.
+ */
+export interface RetryTiming {
+  /**
+   * Delay in ms before retry number `retry` (1-based). `headerValue` is the retry header of the
+   * last response when this timing reads it for that response's status; `nowSeconds` is integer
+   * Unix time. Negative means "immediately".
+   */
+  delayMs(retry: number, headerValue: string | undefined, nowSeconds: number): number;
+  /** Statuses whose retry header is read; absent: every response's. */
+  headerStatuses?: readonly number[];
 }
 
 export interface RetryDeadline {
@@ -30,6 +48,16 @@ export const DEFAULT_RETRY: RetryPolicy = {
   httpCodes: [500, 502, 503, 504, 408, 420, 429],
   curlCodes: [28, 6, 7, 35, 52, 56],
 };
+
+/** The extractor's timing (spec 01 §3.11): the retry header of any response, else 1, 2, 4 … s. */
+export const EXTRACTOR_TIMING: RetryTiming = { delayMs: retryDelayMs };
+
+/** The retry header value `timing` reads from a response of `status` (several values joined by `, `). */
+export function retryHeaderValue(timing: RetryTiming, status: number, raw: string | readonly string[] | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (timing.headerStatuses !== undefined && !timing.headerStatuses.includes(status)) return undefined;
+  return typeof raw === 'string' ? raw : raw.join(', ');
+}
 
 export type Outcome = { status: number; headers: Record<string, string | string[] | undefined> } | { curlCode: number };
 

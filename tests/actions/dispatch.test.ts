@@ -164,10 +164,11 @@ test('a host that refuses connections: the network error envelope after the atte
   await probe.close();
   const r = await withBudget(job(url, 'test_request'), 2500);
   assert.equal(r.code, 0);
-  // Back-off 1 s, then 2 s: the second pause would end after 2.5 s, so two attempts.
+  // The helper's back-off: at once, then 0.6 s and 1.2 s (attempts at 0, 0, 0.6 and 1.8 s); the
+  // next pause, 2.4 s, would end after 2.5 s, so four attempts.
   assert.match(
     r.answer.traceback.at(-1),
-    /^keboola\.component\.exceptions\.UserException: Request "GET: busy" failed with the following error: Failed to connect to 127\.0\.0\.1 port \d+: Connection refused \(GET http:\/\/127\.0\.0\.1:\d+\/busy, after 2 attempts\)\n$/,
+    /^keboola\.component\.exceptions\.UserException: Request "GET: busy" failed with the following error: Failed to connect to 127\.0\.0\.1 port \d+: Connection refused \(GET http:\/\/127\.0\.0\.1:\d+\/busy, after 4 attempts\)\n$/,
   );
 });
 

@@ -8,8 +8,12 @@ import assert from 'node:assert/strict';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { HelperHttp, newRequest } from '../../src/actions/helperHttp.ts';
+import { type ActionClock, HelperHttp, newRequest } from '../../src/actions/helperHttp.ts';
+import { runSyncAction } from '../../src/actions/index.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { makeDataDir } from '../helpers/dataDir.ts';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 import { lastLine, runAction } from './run.ts';
 import { opensslMissing, selfSignedCertificate } from '../helpers/tls.ts';
@@ -242,4 +246,178 @@ test('a retry pause removes its abort listener when it ends (left behind, ten of
     http.close();
     await flaky.close();
   }
+});
+
+// The helper's retry timing (spec 05 §4.3, src/http/helperRetryTiming.ts): nothing before the
+// first retry, then 0.6, 1.2, 2.4 … s; `Retry-After` on 413, 429 and 503 only. The action runs in
+// this process on a virtual clock (its pauses move the clock, nothing sleeps); the requests go
+// to a real server.
+
+/** A clock whose pauses are recorded and move it at once. */
+function virtualClock() {
+  let now = Date.now();
+  const waits: number[] = [];
+  const clock: ActionClock = {
+    nowMs: () => now,
+    pause: async (ms, signal) => {
+      signal.throwIfAborted();
+      waits.push(ms);
+      now += ms;
+    },
+  };
+  return { clock, waits };
+}
+
+/** test_request of `endpoint` on `server`, in process, on a virtual clock. */
+async function timedTestRequest(server: TestServer, http: Record<string, unknown> = {}) {
+  const { clock, waits } = virtualClock();
+  const config = {
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', api: { baseUrl: `${server.url}/`, http }, config: { jobs: [{ endpoint: 'orders' }] } },
+  };
+  let stdout = '';
+  const code = await runSyncAction({
+    action: 'test_request',
+    configFile: path.join(makeDataDir(config), 'config.json'),
+    logger: createLogger({ write: () => {} }),
+    writeStdout: (t) => {
+      stdout += t;
+    },
+    writeStderr: (t) => assert.fail(`stderr: ${t}`),
+    clock,
+  });
+  return { code, answer: JSON.parse(stdout), waits };
+}
+
+/** A server answering `first(i)` to request i while it returns a status, then 200. */
+function scripted(first: (i: number) => { status: number; headers?: Record<string, string> } | undefined) {
+  return startServer((_req, res, i) => {
+    const answer = first(i);
+    if (answer === undefined) return json(res, 200, [{ id: 1 }]);
+    res.writeHead(answer.status, { 'Content-Type': 'text/plain', ...answer.headers });
+    res.end('busy');
+  });
+}
+
+test("an API answering 503 five times, then 200: test_request answers the 200 after the helper's waits, well within the 25 s budget", async () => {
+  const server = await scripted((i) => (i < 5 ? { status: 503 } : undefined));
+  try {
+    const r = await timedTestRequest(server);
+    assert.equal(r.code, 0);
+    assert.equal(r.answer.response.status_code, 200);
+    assert.deepEqual(r.answer.records, [{ id: 1 }]);
+    assert.equal(server.requests.length, 6);
+    // Retry 1 without a pause, then 0.6, 1.2, 2.4, 4.8 s: 9 s in all. The extractor's 1, 2, 4, 8 s
+    // would have needed 16 s more before the sixth request, past the budget.
+    assert.deepEqual(r.waits, [600, 1200, 2400, 4800]);
+    assert.match(r.answer.debug_log, /retrying in 0\.0 seconds \[1x\]/);
+  } finally {
+    await server.close();
+  }
+});
+
+test("an endpoint that keeps answering 503: the retries that fit in 25 s on the helper's timing, then the last 503", async () => {
+  const server = await scripted(() => ({ status: 503 }));
+  try {
+    const r = await timedTestRequest(server);
+    assert.equal(r.answer.response.status_code, 503);
+    // Requests at 0, 0, 0.6, 1.8, 4.2, 9.0 and 18.6 s; the next pause (19.2 s) would end at 37.8 s.
+    assert.equal(server.requests.length, 7);
+    assert.deepEqual(r.waits, [600, 1200, 2400, 4800, 9600]);
+    assert.match(
+      r.answer.debug_log,
+      /Retries stopped after 7 attempts of GET .*: the next wait \(19\.2 s\) would end after the sync action's retry budget/,
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test('a 500 with Retry-After: 10 waits the back-off, not 10 s (the helper reads the header on 413, 429 and 503 only)', async () => {
+  const server = await scripted(() => ({ status: 500, headers: { 'Retry-After': '10' } }));
+  try {
+    const r = await timedTestRequest(server, { maxRetries: 3 });
+    assert.equal(r.answer.response.status_code, 500);
+    assert.equal(server.requests.length, 4);
+    assert.deepEqual(r.waits, [600, 1200]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a 429 with Retry-After: 2 waits 2 s before every retry, then answers the 200', async () => {
+  const server = await scripted((i) => (i < 2 ? { status: 429, headers: { 'Retry-After': '2' } } : undefined));
+  try {
+    const r = await timedTestRequest(server);
+    assert.equal(r.answer.response.status_code, 200);
+    assert.equal(server.requests.length, 3);
+    assert.deepEqual(r.waits, [2000, 2000]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a 429 whose rate-limit headers say the budget resets in 40 s is retried after its Retry-After, as the helper does', async () => {
+  // Paced by the extraction's rate limiter, the request waited for the reset and the action ran into its 60 s limit.
+  const rateLimited = { 'Retry-After': '1', 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '40' };
+  const server = await scripted((i) => (i < 1 ? { status: 429, headers: rateLimited } : undefined));
+  try {
+    const r = await timedTestRequest(server);
+    assert.equal(r.answer.response.status_code, 200);
+    assert.equal(server.requests.length, 2);
+    assert.deepEqual(r.waits, [1000]);
+  } finally {
+    await server.close();
+  }
+});
+
+// Redirects as Python `requests` follows them (spec 05 §4.3, src/actions/helperHttp.ts
+// HELPER_REDIRECTS): 301, 302, 303, 307 and 308 only, and a hop other than 307/308 without body
+// and body headers; the answer reports the final response and the request as it was sent.
+
+let redirecting: TestServer;
+before(async () => {
+  redirecting = await startServer((req, res) => {
+    const status = /^\/r(\d{3})/.exec(req.target)?.[1];
+    if (status)
+      return void res.writeHead(Number(status), { Location: '/landed', 'Content-Type': 'application/json' }).end('[{"at": "3xx"}]');
+    json(res, 200, [{ method: req.method, contentType: req.headers['content-type'] ?? null, body: req.body }]);
+  });
+});
+after(() => redirecting.close());
+
+function redirectedJob(job: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return runAction({
+    action: 'test_request',
+    parameters: { __SELECTED_JOB: '0', api: { baseUrl: `${redirecting.url}/`, http: { headers } }, config: { jobs: [job] } },
+  });
+}
+
+test('a 300 with a Location is the final response, as Python requests leaves it (the extractor follows every 3xx)', async () => {
+  const before = redirecting.requests.length;
+  const r = await redirectedJob({ endpoint: 'r300' });
+  assert.equal(r.code, 0, r.stderr);
+  const answer = r.answer();
+  assert.equal(answer.response.status_code, 300);
+  assert.deepEqual(answer.records, [{ at: '3xx' }]);
+  assert.equal(redirecting.requests.length - before, 1);
+});
+
+test('a POST redirected by 302 goes on as a GET without body or Content-Type; a 307 keeps both', async () => {
+  const moved = (await redirectedJob({ endpoint: 'r302', method: 'POST', params: { a: 1 } })).answer();
+  assert.deepEqual(moved.records, [{ method: 'GET', contentType: null, body: '' }]);
+  assert.equal(moved.request.method, 'GET');
+  assert.equal(moved.request.headers['Content-Type'], undefined);
+  assert.equal(moved.request.data, null);
+
+  const kept = (await redirectedJob({ endpoint: 'r307', method: 'POST', params: { a: 1 } })).answer();
+  assert.deepEqual(kept.records, [{ method: 'POST', contentType: 'application/json', body: '{"a": 1}' }]);
+  assert.equal(kept.request.headers['Content-Type'], 'application/json');
+});
+
+test('a configured Content-Type is not sent on after a 301 (Python requests drops it on every hop but 307/308)', async () => {
+  const r = (await redirectedJob({ endpoint: 'r301' }, { 'Content-Type': 'application/json' })).answer();
+  assert.deepEqual(r.records, [{ method: 'GET', contentType: null, body: '' }]);
+  assert.equal(r.request.headers['Content-Type'], undefined);
+  assert.equal(redirecting.requests.at(-2)!.headers['content-type'], 'application/json', 'the first request had it');
 });
