@@ -24,7 +24,7 @@ export const DIALECT_INPUTS: Readonly<Record<string, string>> = {
   'parameters.api.http.headers': 'Headers sent with every request (the UI marks credentials with `{"attr": "#__AUTH_TOKEN"}`).',
   'parameters.api.http.defaultOptions.params': 'Query parameters sent with every GET request.',
   'parameters.api.http.maxRetries':
-    "Retries of a failed request (default 10), after the helper's pauses (0, 0.6, 1.2, 2.4 … s; `Retry-After` on 413, 429, 503), none ending later than 25 s after the action started.",
+    "Retries of a failed request (default 10), after the helper's pauses (0, 0.6, 1.2, 2.4 … s, or `Retry-After`; a 413, 429 or 503 carrying it is retried too), none ending later than 25 s after the action started.",
   'parameters.api.http.codes': 'HTTP statuses retried (default 500, 502, 503, 504, 408, 420, 429).',
   'parameters.api.pagination': 'Only the first page is requested; see "Pagination" below.',
   'parameters.api.ssl_verify': '`false` turns certificate checks off (a warning in `debug_log`); prefer `caCertificate`.',

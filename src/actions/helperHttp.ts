@@ -9,7 +9,7 @@ import type { HelperAuthenticator, HelperLoginRequest, HelperLoginResponse } fro
 import { HttpClient, type RedirectRules } from '../http/client.ts';
 import { HeaderList } from '../http/headers.ts';
 import { hostHeader, type PreparedRequest, type RequestUrl, requestTarget } from '../http/prepared.ts';
-import { HELPER_RETRY_TIMING } from '../http/helperRetryTiming.ts';
+import { HELPER_RETRIED_WITH_HEADER, HELPER_RETRY_TIMING } from '../http/helperRetryTiming.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../http/retry.ts';
 import { Transport } from '../http/transport.ts';
 import { originOf } from '../http/origin.ts';
@@ -155,7 +155,8 @@ export interface CredentialLimits {
 
 /**
  * The helper's retry settings and timing (spec 05 §4.3: no wait before the first retry, then
- * 0.6, 1.2, 2.4 … s; `Retry-After` on 413, 429 and 503), bounded by the answer's budget: a retry
+ * 0.6, 1.2, 2.4 … s; `Retry-After` replaces the wait, and a 413, 429 or 503 carrying it is retried
+ * though not among `codes`), bounded by the answer's budget: a retry
  * whose pause would end after it is not made, and the last response or network failure is
  * answered as when the retries run out (§4.3 allows stopping early; the platform waits only 30 s).
  */
@@ -168,6 +169,7 @@ function retryPolicy(ctx: HttpSessionContext): RetryPolicy {
     httpCodes: codes.filter((c): c is number => typeof c === 'number'),
     curlCodes: DEFAULT_RETRY.curlCodes,
     timing: HELPER_RETRY_TIMING,
+    retriedWithHeader: HELPER_RETRIED_WITH_HEADER,
     deadline: {
       atMs: retriesEndBy,
       reason: `the sync action's retry budget (${budgetSeconds} s from its start: the platform waits 30 s for its answer)`,

@@ -315,7 +315,7 @@ export class HttpClient {
   private retryWait(retry: number, attempt: PreparedRequest, response: WireResponse | undefined, logger: Logger): number | undefined {
     const policy = this.options.retry;
     const timing = policy.timing ?? EXTRACTOR_TIMING;
-    const headerValue = response && retryHeaderValue(timing, response.status, response.headers[policy.retryHeader.toLowerCase()]);
+    const headerValue = response && retryHeaderValue(response.headers[policy.retryHeader.toLowerCase()]);
     const now = this.nowMs();
     const delay = timing.delayMs(retry, headerValue, Math.floor(now / 1000));
     if (!waitEndsInTime(policy, now, delay)) {

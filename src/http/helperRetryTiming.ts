@@ -30,14 +30,21 @@ export function helperRetryAfterMs(value: string, nowSeconds: number): number | 
 }
 
 /**
- * The helper's timing: `Retry-After` on 413, 429 and 503 only (urllib3's
- * `RETRY_AFTER_STATUS_CODES`, as spec 05 §4.3 reads it); a zero or unusable value falls back to
- * the back-off, as urllib3 does with a falsy wait.
+ * The helper's timing: `Retry-After` replaces the back-off on every retried response, whatever
+ * its status (urllib3's `Retry.sleep` reads it without looking at the status); a zero or
+ * unusable value falls back to the back-off, as urllib3 does with a falsy wait.
  */
 export const HELPER_RETRY_TIMING: RetryTiming = {
   delayMs(retry, headerValue, nowSeconds) {
     const asked = headerValue === undefined ? undefined : helperRetryAfterMs(headerValue, nowSeconds);
     return asked === undefined || asked === 0 ? helperBackoffMs(retry) : asked;
   },
-  headerStatuses: [413, 429, 503],
 };
+
+/**
+ * Statuses urllib3 retries when they carry `Retry-After`, though not in `codes`
+ * (`Retry.RETRY_AFTER_STATUS_CODES`, its `is_retry`). Spec 05 §4.3 names these three beside the
+ * header; urllib3's source (`Retry.sleep`, `Retry.is_retry`, the same in 1.26 and 2.x) says the
+ * three decide *whether* such a response is retried and the header sets the wait for any status.
+ */
+export const HELPER_RETRIED_WITH_HEADER: readonly number[] = [413, 429, 503];

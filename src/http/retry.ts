@@ -18,6 +18,11 @@ export interface RetryPolicy {
   deadline?: RetryDeadline;
   /** How long to wait before each retry; absent: the extractor's (EXTRACTOR_TIMING). */
   timing?: RetryTiming;
+  /**
+   * Statuses retried, though not among `httpCodes`, when the response carries a non-empty retry
+   * header (urllib3's `RETRY_AFTER_STATUS_CODES` for the sync actions); absent: none.
+   */
+  retriedWithHeader?: readonly number[];
 }
 
 /**
@@ -31,8 +36,6 @@ export interface RetryTiming {
    * Unix time. Negative means "immediately".
    */
   delayMs(retry: number, headerValue: string | undefined, nowSeconds: number): number;
-  /** Statuses whose retry header is read; absent: every response's. */
-  headerStatuses?: readonly number[];
 }
 
 export interface RetryDeadline {
@@ -52,10 +55,9 @@ export const DEFAULT_RETRY: RetryPolicy = {
 /** The extractor's timing (spec 01 §3.11): the retry header of any response, else 1, 2, 4 … s. */
 export const EXTRACTOR_TIMING: RetryTiming = { delayMs: retryDelayMs };
 
-/** The retry header value `timing` reads from a response of `status` (several values joined by `, `). */
-export function retryHeaderValue(timing: RetryTiming, status: number, raw: string | readonly string[] | undefined): string | undefined {
+/** The retry header's value in a response (several values joined by `, `). */
+export function retryHeaderValue(raw: string | readonly string[] | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  if (timing.headerStatuses !== undefined && !timing.headerStatuses.includes(status)) return undefined;
   return typeof raw === 'string' ? raw : raw.join(', ');
 }
 
@@ -64,7 +66,11 @@ export type Outcome = { status: number; headers: Record<string, string | string[
 /** Whether attempt `n` (retries already done) should be retried. */
 export function shouldRetry(policy: RetryPolicy, retriesDone: number, outcome: Outcome): boolean {
   if (retriesDone >= policy.maxRetries) return false;
-  if ('status' in outcome) return policy.httpCodes.includes(outcome.status);
+  if ('status' in outcome) {
+    if (policy.httpCodes.includes(outcome.status)) return true;
+    if (!policy.retriedWithHeader?.includes(outcome.status)) return false;
+    return Boolean(retryHeaderValue(outcome.headers[policy.retryHeader.toLowerCase()]));
+  }
   return policy.curlCodes.includes(outcome.curlCode);
 }
 

@@ -249,7 +249,7 @@ test('a retry pause removes its abort listener when it ends (left behind, ten of
 });
 
 // The helper's retry timing (spec 05 §4.3, src/http/helperRetryTiming.ts): nothing before the
-// first retry, then 0.6, 1.2, 2.4 … s; `Retry-After` on 413, 429 and 503 only. The action runs in
+// first retry, then 0.6, 1.2, 2.4 … s, or `Retry-After` on any retried response. The action runs in
 // this process on a virtual clock (its pauses move the clock, nothing sleeps); the requests go
 // to a real server.
 
@@ -333,15 +333,31 @@ test("an endpoint that keeps answering 503: the retries that fit in 25 s on the 
   }
 });
 
-test('a 500 with Retry-After: 10 waits the back-off, not 10 s (the helper reads the header on 413, 429 and 503 only)', async () => {
-  const server = await scripted(() => ({ status: 500, headers: { 'Retry-After': '10' } }));
+test('a 500 with Retry-After: 3 waits 3 s, as urllib3 does on any retried response', async () => {
+  const server = await scripted(() => ({ status: 500, headers: { 'Retry-After': '3' } }));
   try {
     const r = await timedTestRequest(server, { maxRetries: 3 });
     assert.equal(r.answer.response.status_code, 500);
     assert.equal(server.requests.length, 4);
-    assert.deepEqual(r.waits, [600, 1200]);
+    assert.deepEqual(r.waits, [3000, 3000, 3000]);
   } finally {
     await server.close();
+  }
+});
+
+test('a 413 with Retry-After is retried though not among the codes; without the header it is the answer', async () => {
+  const asking = await scripted((i) => (i < 1 ? { status: 413, headers: { 'Retry-After': '1' } } : undefined));
+  const plain = await scripted((i) => (i < 1 ? { status: 413 } : undefined));
+  try {
+    const retried = await timedTestRequest(asking);
+    assert.equal(retried.answer.response.status_code, 200);
+    assert.deepEqual(retried.waits, [1000]);
+    const answered = await timedTestRequest(plain);
+    assert.equal(answered.answer.response.status_code, 413);
+    assert.equal(plain.requests.length, 1);
+  } finally {
+    await asking.close();
+    await plain.close();
   }
 });
 

@@ -1,12 +1,12 @@
 /**
  * The sync actions' retry timing (src/http/helperRetryTiming.ts, spec 05 §4.3): no wait before
- * the first retry, then 0.3 × 2^(n−1) s up to 120 s; `Retry-After` read as urllib3 reads it, and
- * only on 413, 429 and 503. The extractor's timing is tested, unchanged, in retry.test.ts.
+ * the first retry, then 0.3 × 2^(n−1) s up to 120 s; `Retry-After` read as urllib3 reads it, on
+ * any retried response; 413, 429 and 503 retried when they carry it. The extractor's timing is tested, unchanged, in retry.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HELPER_RETRY_TIMING, helperBackoffMs, helperRetryAfterMs } from '../../src/http/helperRetryTiming.ts';
-import { EXTRACTOR_TIMING, retryHeaderValue } from '../../src/http/retry.ts';
+import { HELPER_RETRIED_WITH_HEADER, HELPER_RETRY_TIMING, helperBackoffMs, helperRetryAfterMs } from '../../src/http/helperRetryTiming.ts';
+import { DEFAULT_RETRY, retryHeaderValue, shouldRetry } from '../../src/http/retry.ts';
 
 const now = 1_700_000_000;
 
@@ -28,18 +28,12 @@ test('Retry-After as urllib3 reads it: whole seconds or an HTTP date; zero, past
   for (const value of ['0', new Date((now - 5) * 1000).toUTCString(), '1.5', 'soon', '-3']) assert.equal(wait(value), 1200, value);
 });
 
-test('the header is read on 413, 429 and 503 only; the extractor reads it on every status', () => {
-  const read = (status: number) => retryHeaderValue(HELPER_RETRY_TIMING, status, '10');
-  assert.deepEqual([413, 429, 503, 500, 502, 504, 408, 200].map(read), [
-    '10',
-    '10',
-    '10',
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-  ]);
-  assert.equal(retryHeaderValue(EXTRACTOR_TIMING, 500, ['1', '2']), '1, 2');
-  assert.equal(retryHeaderValue(HELPER_RETRY_TIMING, 503, undefined), undefined);
+test('retried statuses: codes, and 413, 429 and 503 when they carry a non-empty Retry-After (urllib3 is_retry)', () => {
+  const policy = { ...DEFAULT_RETRY, httpCodes: [500], retriedWithHeader: HELPER_RETRIED_WITH_HEADER };
+  const with10 = (status: number) => shouldRetry(policy, 0, { status, headers: { 'retry-after': '10' } });
+  assert.deepEqual([500, 413, 429, 503, 502, 404].map(with10), [true, true, true, true, false, false]);
+  assert.equal(shouldRetry(policy, 0, { status: 429, headers: {} }), false);
+  assert.equal(shouldRetry(policy, 0, { status: 429, headers: { 'retry-after': '' } }), false);
+  assert.equal(shouldRetry(DEFAULT_RETRY, 0, { status: 413, headers: { 'retry-after': '1' } }), false);
+  assert.equal(retryHeaderValue(['1', '2']), '1, 2');
 });
