@@ -142,7 +142,8 @@ export function parseLoginOptions(auth: Value | undefined): LoginOptions {
   if (!isEmpty(expires) && !isFilterValidInt(expires) && !(isMap(expires) && !isEmpty(member(expires, 'response')))) {
     throw new UserError(
       "The 'expires' attribute must be either an integer or an array with 'response' key containing a path in the response",
-      { configPath: `${AUTH_PATH}.expires` },
+      // An object without a usable `response`: that member is the one to fix.
+      { configPath: isMap(expires) ? `${AUTH_PATH}.expires.response` : `${AUTH_PATH}.expires` },
     );
   }
   const apiRequest = member(auth, 'apiRequest');
