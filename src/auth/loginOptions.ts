@@ -87,6 +87,7 @@ export const loginOptionNodes: Record<string, SchemaNode> = {
   },
   expires: {
     type: ['integer', 'string', 'object'],
+    minimum: 0,
     description:
       'When to log in again: seconds after the login, or {"response": "path", "relative": true|false} read from the login response. Never by default.',
     properties: {

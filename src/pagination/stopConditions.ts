@@ -103,9 +103,14 @@ const forceStopNode = {
   type: 'object',
   description: 'Stop after a number of pages, a time or a volume per job instance.',
   properties: {
-    pages: { type: 'integer', description: 'At most this many pages (requests).', examples: [10] },
-    time: { type: ['integer', 'string'], description: 'Seconds, or a relative time such as "1 hour".', examples: [3600, '30 minutes'] },
-    volume: { type: 'integer', description: 'Stop once the re-encoded responses exceed this many bytes.', examples: [1000000] },
+    pages: { type: 'integer', minimum: 1, description: 'At most this many pages (requests).', examples: [10] },
+    time: {
+      type: ['integer', 'string'],
+      minimum: 1,
+      description: 'Seconds, or a relative time such as "1 hour".',
+      examples: [3600, '30 minutes'],
+    },
+    volume: { type: 'integer', minimum: 1, description: 'Stop once the re-encoded responses exceed this many bytes.', examples: [1000000] },
   },
   additionalProperties: false,
   examples: [{ pages: 2 }],

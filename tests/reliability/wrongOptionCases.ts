@@ -22,6 +22,7 @@ export interface WrongCase {
   /** `parameters.api.pagination.limit` style (what an error must name). */
   path: string;
   value: Json;
+  kind: WrongKind;
   /** The valid configuration the wrong value replaces a member of (URLs use `$B`). */
   base: Json;
   segments: Segments;
@@ -59,17 +60,24 @@ const REPRESENTATIVE: Record<string, Json> = {
   array: ['wrong'],
 };
 
+/**
+ * What a wrong value is: a JSON type the node does not admit (`type`, also a fraction for an
+ * integer), an unknown name (`name`), a negative count (`count`), or `null` — which the reference
+ * reads as "not set" almost everywhere.
+ */
+export type WrongKind = 'type' | 'name' | 'count' | 'null';
+
 /** Wrong values for a node: every JSON type it does not admit, bad counts, unknown names. */
-export function wrongValues(node: SchemaNode): Json[] {
+export function wrongValues(node: SchemaNode): { value: Json; kind: WrongKind }[] {
   const types = typesOf(node);
   if (types.length === 0 && node.enum === undefined) return [];
   const admits = (t: string): boolean => types.includes(t) || (t === 'integer' && types.includes('number'));
-  const out: Json[] = Object.entries(REPRESENTATIVE)
+  const out = Object.entries(REPRESENTATIVE)
     .filter(([t]) => !admits(t))
-    .map(([, v]) => v);
-  if (types.includes('integer') && !types.includes('number')) out.push(2.5);
-  if (types.includes('integer') || types.includes('number')) out.push(-3);
-  if (node.enum !== undefined) out.push('noSuchName');
+    .map(([t, value]) => ({ value, kind: (t === 'null' ? 'null' : 'type') as WrongKind }));
+  if (types.includes('integer') && !types.includes('number')) out.push({ value: 2.5, kind: 'type' });
+  if (types.includes('integer')) out.push({ value: -3, kind: 'count' });
+  if (node.enum !== undefined) out.push({ value: 'noSuchName', kind: 'name' });
   return out;
 }
 
@@ -145,7 +153,7 @@ function collect(node: SchemaNode, at: Segments, base: Json, out: WrongCase[]): 
       }
       const vb = registeredExample(base, at, key, d.const);
       if (vb === undefined) throw new Error(`${pathOf(at)}: no registered example for ${key} ${d.const}`);
-      out.push({ path: pathOf([...at, key]), value: 'noSuchName', base: vb, segments: [...at, key] });
+      out.push({ path: pathOf([...at, key]), value: 'noSuchName', kind: 'name', base: vb, segments: [...at, key] });
       walkProperties(ownVariant, at, vb, out, key);
     }
     return;
@@ -160,7 +168,7 @@ function walkProperties(n: SchemaNode, at: Segments, base: Json, out: WrongCase[
     if (c.not !== undefined) continue; // a misplaced key: any value is a WARNING naming its place
     const segments = [...at, name];
     const path = pathOf(segments);
-    for (const value of wrongValues(c)) out.push({ path, value, base, segments });
+    for (const wrong of wrongValues(c)) out.push({ path, ...wrong, base, segments });
     if (NOT_ENTERED.has(path)) continue;
     if (c.properties !== undefined || c.oneOf !== undefined) {
       collect(c, segments, withContext(base, segments, c), out);
@@ -168,7 +176,7 @@ function walkProperties(n: SchemaNode, at: Segments, base: Json, out: WrongCase[
     if (c.items !== undefined && typesOf(c).includes('array')) {
       const items = resolve(c.items);
       const itemAt = [...segments, 0];
-      for (const value of wrongValues(items)) out.push({ path: pathOf(itemAt), value, base, segments: itemAt });
+      for (const wrong of wrongValues(items)) out.push({ path: pathOf(itemAt), ...wrong, base, segments: itemAt });
     }
   }
 }

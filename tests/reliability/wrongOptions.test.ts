@@ -6,11 +6,13 @@
  * a finding. The runs are in process against one local API.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import { cleanup, outIsEmpty, runWith, sendJson, startFaultServer, strip, type FaultServer } from './helpers.ts';
 import { authMethodTypes } from '../../src/auth/registry.ts';
 import { paginationMethodSpecs } from '../../src/pagination/index.ts';
-import { type Json, withValue, wrongOptionCases } from './wrongOptionCases.ts';
+import { type Json, type WrongKind, withValue, wrongOptionCases } from './wrongOptionCases.ts';
 
 let api: FaultServer;
 let B = '';
@@ -35,9 +37,16 @@ function local(v: Json): Json {
 
 const FRAME = /\bat (?:async )?\S*\s*\(?(?:file:|node:|\/)[^\s)]*:\d+:\d+\)?/;
 
-/** What is wrong with a run's outcome for an option path; undefined: acceptable. */
-function problem(r: Awaited<ReturnType<typeof runWith>>, path: string): string | undefined {
-  if (r.code === 0) return undefined;
+/**
+ * What is wrong with a run's outcome for an option path; undefined: acceptable. A value of the
+ * wrong type or an unknown name that the run accepts (as the reference reads it) must at least be
+ * a WARNING naming the path; `null` (PHP's "not set") and a negative count may run silently.
+ */
+function problem(r: Awaited<ReturnType<typeof runWith>>, path: string, kind: WrongKind): string | undefined {
+  if (r.code === 0) {
+    const warned = r.lines.some((l) => l.includes('] logger.WARNING: ') && l.includes(path));
+    return (kind === 'type' || kind === 'name') && !warned ? 'accepted without a WARNING naming it' : undefined;
+  }
   const last = strip(r.lines.at(-1));
   if (r.code !== 1) return `exit ${r.code}: ${last}`;
   if (r.lines.some((l) => FRAME.test(l) || l.includes('"trace":'))) return `stack trace: ${last}`;
@@ -69,11 +78,44 @@ test('a wrong value of any option is accepted or a user error naming its path', 
   const findings: string[] = [];
   for (const c of wrongOptionCases()) {
     const r = await runWith(local(withValue(c.base, c.segments, c.value)));
-    const found = problem(r, c.path);
+    const found = problem(r, c.path, c.kind);
     if (found !== undefined) findings.push(`${c.path} = ${JSON.stringify(c.value)}: ${found.slice(0, 300)}`);
     cleanup(r);
   }
   assert.deepEqual(findings, []);
+});
+
+/** The built command on a data folder, as a user (or the platform) runs it. */
+async function runBuilt(dir: string): Promise<{ code: number | null; lines: string[] }> {
+  // Asynchronous: the API answering the command lives in this process.
+  const child = spawn(process.execPath, ['dist/cli.js'], { env: { ...process.env, KBC_DATADIR: dir } });
+  let stdout = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.resume();
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, lines: stdout.trimEnd().split('\n') };
+}
+
+test('the built command refuses a wrong value of each kind of option as the run in process does', {
+  skip: !fs.existsSync('dist/cli.js'),
+}, async () => {
+  // The first refused case of each context (api, config, a job, pagination, authentication, …).
+  const picked = new Map<string, { dir: string; last: string }>();
+  for (const c of wrongOptionCases()) {
+    const context = c.segments.slice(0, 3).join('.');
+    if (picked.has(context)) continue;
+    const r = await runWith(local(withValue(c.base, c.segments, c.value)));
+    if (r.code === 1) picked.set(context, { dir: r.dir, last: strip(r.lines.at(-1)) });
+    else cleanup(r);
+  }
+  assert.ok(picked.size >= 5, [...picked.keys()].join(', '));
+  for (const { dir, last } of picked.values()) {
+    const built = await runBuilt(dir);
+    assert.equal(built.code, 1, built.lines.join('\n'));
+    assert.equal(strip(built.lines.at(-1)), last);
+    assert.ok(outIsEmpty(dir), `${last}: out/ must stay empty`);
+    cleanup({ dir });
+  }
 });
 
 test('the generator covers every registered pagination method and authentication type', () => {
