@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { after, before, test } from 'node:test';
-import { cleanup, outIsEmpty, runWith, sendJson, startFaultServer, strip, type FaultServer } from './helpers.ts';
+import { cleanup, outIsEmpty, type Run, runWith, sendJson, startFaultServer, strip, type FaultServer } from './helpers.ts';
 import { authMethodTypes } from '../../src/auth/registry.ts';
 import { paginationMethodSpecs } from '../../src/pagination/index.ts';
 import { type Json, type WrongKind, withValue, wrongOptionCases } from './wrongOptionCases.ts';
@@ -42,7 +42,7 @@ const FRAME = /\bat (?:async )?\S*\s*\(?(?:file:|node:|\/)[^\s)]*:\d+:\d+\)?/;
  * wrong type or an unknown name that the run accepts (as the reference reads it) must at least be
  * a WARNING naming the path; `null` (PHP's "not set") and a negative count may run silently.
  */
-function problem(r: Awaited<ReturnType<typeof runWith>>, path: string, kind: WrongKind): string | undefined {
+function problem(r: Run, path: string, kind: WrongKind): string | undefined {
   if (r.code === 0) {
     const warned = r.lines.some((l) => l.includes('] logger.WARNING: ') && l.includes(path));
     return (kind === 'type' || kind === 'name') && !warned ? 'accepted without a WARNING naming it' : undefined;
