@@ -16,7 +16,7 @@ import type { Authenticator, HttpClient } from '../http/client.ts';
 import { checkHeader, HeaderList, headerValues } from '../http/headers.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
 import { rebuildQuery } from '../php/guzzleQuery.ts';
-import { buildRequest } from '../http/request.ts';
+import { buildRequest, requestErrorMember } from '../http/request.ts';
 import { httpErrorFor, interpretResponse } from '../http/response.ts';
 import {
   AUTH_PATH,
@@ -222,10 +222,9 @@ export class LoginAuthenticator implements Authenticator {
         defaultOptions: undefined,
       });
     } catch (e) {
-      if (e instanceof UserError && e.configPath === undefined) {
-        const configPath = e.message.startsWith('The "params" property') ? `${LOGIN_PATH}.params` : LOGIN_PATH;
-        throw new UserError(e.message, { configPath, context: e.context });
-      }
+      const name = requestErrorMember(e);
+      if (name !== undefined)
+        throw new UserError((e as UserError).message, { configPath: `${LOGIN_PATH}.${name}`, context: (e as UserError).context });
       throw e;
     }
     // Computed login headers (functions, references) usually carry credentials: hidden whole in debug logs.
@@ -312,8 +311,12 @@ export class LoginAuthenticator implements Authenticator {
     }
     if (expires.relative) at += t;
     if (at < t) {
-      throw new UserError(`Login authentication returned expiry time before current time: '${textOf(found)}'`, {
-        configPath: `${AUTH_PATH}.expires`,
+      // Read as a point in time, a count of seconds ("3600") lies in 1970: `relative` is the fix then.
+      const hint = expires.relative
+        ? ''
+        : ' It is read as a Unix timestamp or a date; if it counts seconds from the login, set "relative": true.';
+      throw new UserError(`Login authentication returned expiry time before current time: '${textOf(found)}'${hint}`, {
+        configPath: `${AUTH_PATH}.expires${expires.relative ? '' : '.relative'}`,
       });
     }
     return { kind: 'at', at };

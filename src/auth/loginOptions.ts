@@ -87,6 +87,7 @@ export const loginOptionNodes: Record<string, SchemaNode> = {
   },
   expires: {
     type: ['integer', 'string', 'object'],
+    minimum: 0,
     description:
       'When to log in again: seconds after the login, or {"response": "path", "relative": true|false} read from the login response. Never by default.',
     properties: {
@@ -142,7 +143,8 @@ export function parseLoginOptions(auth: Value | undefined): LoginOptions {
   if (!isEmpty(expires) && !isFilterValidInt(expires) && !(isMap(expires) && !isEmpty(member(expires, 'response')))) {
     throw new UserError(
       "The 'expires' attribute must be either an integer or an array with 'response' key containing a path in the response",
-      { configPath: `${AUTH_PATH}.expires` },
+      // An object without a usable `response`: that member is the one to fix.
+      { configPath: isMap(expires) ? `${AUTH_PATH}.expires.response` : `${AUTH_PATH}.expires` },
     );
   }
   const apiRequest = member(auth, 'apiRequest');

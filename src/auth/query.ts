@@ -4,10 +4,9 @@
  * string with the Q-rebuild, replace variant (02 §1.3). Legacy `api.query` is used when
  * `authentication.query` is PHP-empty.
  */
-import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { flattenContext } from '../functions/index.ts';
-import { isEmpty, isMap, member, type PhpArray, type Value } from '../php/value.ts';
+import { isEmpty, isMap, member, type PhpArray, phpType, type Value } from '../php/value.ts';
 import type { Authenticator } from '../http/client.ts';
 import { rebuildQuery } from '../php/guzzleQuery.ts';
 import { functionValue, MAP, type SchemaNode } from '../spec/schemaNode.ts';
@@ -44,10 +43,11 @@ function parseQueryOptions(source: AuthSource, type: QueryOptions['type']): Quer
     throw new UserError("The query authentication method requires 'query' configuration in 'authentication' section.", { configPath });
   }
   if (!isMap(definition) && !Array.isArray(definition)) {
-    // The reference's constructor takes an array: anything else is a type error there.
-    throw new ApplicationError(`Argument 1 passed to Query::__construct() must be of the type array, ${typeof definition} given`, {
-      context: { path: configPath },
-    });
+    // The reference's constructor takes an array: anything else is a PHP type error there (exit 2).
+    throw new UserError(
+      `The query authentication's 'query' must be an object of query parameter name → value, ${phpType(definition)} given. Write e.g. {"apikey": {"attr": "#apiKey"}}.`,
+      { configPath },
+    );
   }
   return { type, query: definition as PhpArray | Value[], configPath };
 }
@@ -85,6 +85,7 @@ registerAuthMethod({
   type: 'url.query',
   description: "Deprecated alias of 'query'.",
   options: { query: queryMap },
+  required: ['query'],
   example: {
     authentication: { type: 'url.query', query: { apikey: { attr: '#apiKey' } } },
     config: { '#apiKey': 'k-123456' },

@@ -3,7 +3,7 @@
  * parser, its mapping router and its staged tables; when the extraction is over, every staged
  * table gets its manifest, and mapped tables that received no rows a header-only file (04 §7.10).
  */
-import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
 import type { Configuration } from '../config/configurations.ts';
 import type { IncrementalOutput } from '../config/outputOptions.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
@@ -150,7 +150,7 @@ export class BucketOutputs {
 }
 
 function incrementalFlag(v: IncrementalOutput | undefined): boolean {
-  if (v === 'invalid') throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { path: 'parameters.config.incrementalOutput' } });
+  if (v === 'invalid') throw new UserError(INCREMENTAL_MESSAGE, { configPath: 'parameters.config.incrementalOutput' });
   return v === true;
 }
 

@@ -3,7 +3,7 @@
  * checks in the reference's order, then typed settings for the HTTP layer.
  */
 import { ApplicationError } from '../errors/ApplicationError.ts';
-import { childPath } from '../errors/configPath.ts';
+import { childPath, itemPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import { evaluate, flattenContext } from '../functions/index.ts';
 import { phpString } from '../php/stringConversion.ts';
@@ -37,6 +37,21 @@ export interface ApiDescription {
 }
 
 /** Splits a PEM bundle into certificate blocks and the private key block. */
+/**
+ * A header `requiredHeaders` names is not set. An entry that is not a string (a number, `true`,
+ * a list) is looked up by its PHP string form, as the reference does; when that fails the entry
+ * itself is the likely mistake, so the error names it rather than a header called "1" or "Array".
+ */
+const REQUIRED_HEADERS = 'parameters.api.http.requiredHeaders';
+
+function missingRequiredHeader(index: string, name: Value, pathOf: PathOf): UserError {
+  const key = phpString(name);
+  const message = `Missing required header ${key} in 'config.http.headers'.`;
+  if (typeof name === 'string') return new UserError(message, { configPath: configHeaderPath(pathOf, key) });
+  const entry = /^\d+$/.test(index) ? itemPath(REQUIRED_HEADERS, index) : childPath(REQUIRED_HEADERS, index);
+  return new UserError(`${message} requiredHeaders lists header names: write this one in quotes, e.g. "X-Api-Key".`, { configPath: entry });
+}
+
 export function splitPem(pem: string): { cert: string; key: string } {
   const blocks = pem.match(/-----BEGIN [^-]+-----[\s\S]*?-----END [^-]+-----/g) ?? [];
   const key = blocks.filter((b) => /PRIVATE KEY/.test(b)).join('\n');
@@ -130,13 +145,10 @@ export function buildApiDescription(
   const required = http.get('requiredHeaders');
   const configHeaders = mapOf(member(config.get('http'), 'headers'));
   if (Array.isArray(required) || required instanceof PhpArray) {
-    for (const name of Array.isArray(required) ? required : required.values()) {
-      const key = phpString(name as Value);
-      if (isEmpty(configHeaders.get(key))) {
-        throw new UserError(`Missing required header ${key} in 'config.http.headers'.`, {
-          configPath: configHeaderPath(pathOf, key),
-        });
-      }
+    const entries = Array.isArray(required) ? required.map((v, i) => [String(i), v] as const) : [...required.entries()];
+    for (const [index, name] of entries) {
+      if (!isEmpty(configHeaders.get(phpString(name)))) continue;
+      throw missingRequiredHeader(index, name, pathOf);
     }
   }
 

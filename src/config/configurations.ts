@@ -2,7 +2,6 @@
  * One configuration per iteration (spec 01 §2.3, 02 §13): `parameters.config` with each
  * iteration item's top-level keys replacing the same keys.
  */
-import { ApplicationError } from '../errors/ApplicationError.ts';
 import { childPath, itemPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import { isEmpty, isMap, member, PhpArray, phpType, type Value } from '../php/value.ts';
@@ -51,7 +50,11 @@ export function buildConfigurations(parameters: Value | undefined): Configuratio
   const configurations: Configuration[] = [];
   items.forEach((item, index) => {
     if (item !== undefined && !isMap(item) && !Array.isArray(item)) {
-      throw new ApplicationError(`Iteration ${index} must be an object.`, { context: { path: `parameters.iterations[${index}]` } });
+      // A PHP type error in the reference (exit 2); here the user's mistake it is.
+      throw new UserError(
+        `Iteration ${index} must be an object of configuration attributes, ${phpType(item)} given. Write e.g. {"id": "2024"} or remove it.`,
+        { configPath: `parameters.iterations[${index}]` },
+      );
     }
     if (isEmpty(base)) {
       throw new UserError("The 'config' section is required in the configuration.", { configPath: 'parameters.config' });

@@ -106,7 +106,14 @@ const configAttributes: Record<string, SchemaNode> = {
     description: 'Extra columns for the rows of root jobs. Values may be user functions.',
     examples: [{ source: 'api' }],
   },
-  compatLevel: { type: 'integer', default: 3, description: 'Parser compatibility level (1 = legacy parser).', examples: [1] },
+  compatLevel: {
+    type: 'integer',
+    // Levels below 1 read as the legacy parser (1): worth a WARNING, not a failure.
+    minimum: 1,
+    default: 3,
+    description: 'Parser compatibility level (1 = legacy parser).',
+    examples: [1],
+  },
   username: { type: 'string', description: "Basic authentication: user name (or '#username').", examples: ['john.doe'] },
   '#username': { type: 'string', description: 'Basic authentication: user name, encrypted.', examples: ['john.doe'] },
   password: { type: 'string', description: "Basic authentication: password (or '#password').", examples: ['s3cret'] },

@@ -66,7 +66,7 @@ export const retryConfig: SchemaNode = {
       properties: {
         codes: {
           type: 'array',
-          items: { type: 'integer' },
+          items: { type: 'integer', minimum: 1 },
           default: [28, 6, 7, 35, 52, 56],
           description: 'curl error numbers retried (28 timeout, 6 DNS, 7 connect, 35 TLS, 52 empty reply, 56 receive).',
         },
@@ -84,7 +84,7 @@ export const retryConfig: SchemaNode = {
         'Legacy: http.codes, compared the same way. When headerName or httpCodes is present, the two replace the whole http object.',
       examples: [[503]],
     },
-    curlCodes: { type: 'array', items: { type: 'integer' }, description: 'Legacy: curl.codes.', examples: [[7, 28]] },
+    curlCodes: { type: 'array', items: { type: 'integer', minimum: 1 }, description: 'Legacy: curl.codes.', examples: [[7, 28]] },
     codes: misplaced('parameters.api.retryConfig.http.codes (or curl.codes for network errors)'),
     retryHeader: misplaced('parameters.api.retryConfig.http.retryHeader'),
   },
@@ -115,7 +115,7 @@ export const apiHttp: SchemaNode = {
     },
     ignoreErrors: {
       type: 'array',
-      items: { type: ['integer', 'string'] },
+      items: { type: ['integer', 'string'], minimum: 100 },
       description: 'Error statuses treated as data (a WARNING each; a non-JSON body becomes {"errorData": …}).',
       default: [],
       examples: [[404]],

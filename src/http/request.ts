@@ -49,11 +49,39 @@ export interface RequestSettings {
 
 type Method = 'GET' | 'POST' | 'FORM';
 
-function methodOf(v: Value | undefined): Method {
+/** The member of a request description (a job, the login request) each request-building error is about. */
+const ERROR_MEMBERS: [string, string][] = [
+  ['The "method" property', 'method'],
+  ['The "params" property', 'params'],
+  ['The "headers" property', 'headers'],
+  ['The "endpoint" property', 'endpoint'],
+  ['The value of header', 'headers'],
+  ['The header name', 'headers'],
+];
+
+/**
+ * The member (`method`, `params`, …) a request-building error without a config path is about, for
+ * the caller to name it under the description's own path; undefined for other errors.
+ */
+export function requestErrorMember(e: unknown): string | undefined {
+  if (!(e instanceof UserError) || e.configPath !== undefined) return undefined;
+  return ERROR_MEMBERS.find(([prefix]) => e.message.startsWith(prefix))?.[1];
+}
+
+/**
+ * A member of the wrong type. When only `api.http.defaultOptions` sets it, the error names that
+ * place itself: the job (or login request) the caller would name does not have the member.
+ */
+function memberError(message: string, name: string, description: PhpArray, defaults: Value | undefined): UserError {
+  const fromDefaults = description.get(name) === undefined && member(defaults, name) !== undefined;
+  return new UserError(message, fromDefaults ? { configPath: childPath('parameters.api.http.defaultOptions', name) } : {});
+}
+
+function methodOf(v: Value | undefined, fail: (message: string, name: string) => UserError): Method {
   if (isEmpty(v)) return 'GET';
   const m = typeof v === 'string' ? v.toUpperCase() : '';
   if (m === 'GET' || m === 'POST' || m === 'FORM') return m;
-  throw new UserError('The "method" property must be on of "GET", "POST", "FORM".');
+  throw fail('The "method" property must be on of "GET", "POST", "FORM".', 'method');
 }
 
 function requestHeaders(v: Value | undefined, defaults: Value | undefined): HeaderList {
@@ -77,14 +105,15 @@ export function buildRequest(description: PhpArray, settings: RequestSettings): 
     desc = replaceRecursive(settings.defaultOptions, description);
   }
   const get = (k: string): Value | undefined => (Array.isArray(desc) ? undefined : desc.get(k));
-  const method = methodOf(get('method'));
+  const fail = (message: string, name: string): UserError => memberError(message, name, description, settings.defaultOptions);
+  const method = methodOf(get('method'), fail);
   const endpoint = get('endpoint');
-  if (typeof endpoint !== 'string') throw new UserError('The "endpoint" property must be specified in request as a string.');
+  if (typeof endpoint !== 'string') throw fail('The "endpoint" property must be specified in request as a string.', 'endpoint');
   const params = get('params');
-  if (!isEmpty(params) && !isPhpArrayLike(params) && !isMap(params)) throw new UserError('The "params" property must be an array.');
+  if (!isEmpty(params) && !isPhpArrayLike(params) && !isMap(params)) throw fail('The "params" property must be an array.', 'params');
   const headersValue = get('headers');
   if (!isEmpty(headersValue) && !isPhpArrayLike(headersValue) && !isMap(headersValue))
-    throw new UserError('The "headers" property must be an array.');
+    throw fail('The "headers" property must be an array.', 'headers');
 
   let target = endpoint;
   let body: Buffer | undefined;

@@ -5,11 +5,11 @@
  * `jobTree`) list every job object as written, for the pre-flight checks, `plan` and the start-up
  * checks; `run` lists the jobs as the page loop (runner.ts) runs them (03 §1.3), see `jobLists`.
  */
-import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
 import { childPath, itemPath } from '../errors/configPath.ts';
 import { md5Hex, phpSerialize } from '../php/serialize.ts';
 import { phpString } from '../php/stringConversion.ts';
-import { isEmpty, isMap, PhpArray, type Value } from '../php/value.ts';
+import { isEmpty, isMap, PhpArray, phpType, type Value } from '../php/value.ts';
 import { type DataField, dataFieldOf } from './dataField.ts';
 import { type PlaceholderSpec, placeholderSpecOf } from './placeholderSpec.ts';
 
@@ -97,11 +97,16 @@ function plannable(job: PhpArray): boolean {
   return isEmpty(id) || typeof id === 'string';
 }
 
-/** The identity of a job (03 §1.3); throws the reference's error for a non-string `id`. */
-function identityOf(job: PhpArray): string {
+/**
+ * The identity of a job (03 §1.3). A non-string `id` is a PHP type error in the reference (exit 2);
+ * here the reference's message names the job's `id` and what to write (a user error).
+ */
+function identityOf(job: PhpArray, at: string): string {
   const id = job.get('id');
   if (!isEmpty(id)) {
-    if (typeof id !== 'string') throw new ApplicationError('Job id must be a string.', { context: { id: String(id) } });
+    if (typeof id !== 'string') {
+      throw new UserError(`Job id must be a string, ${phpType(id!)} given. Write it in quotes, e.g. "users".`, { configPath: `${at}.id` });
+    }
     return id;
   }
   return md5Hex(phpSerialize(job));
@@ -122,7 +127,7 @@ function nodeOf(job: PhpArray, at: string): JobNode {
     // On first use: the MD5 loads node:crypto (~5 ms of a start), and a list of one job needs none.
     get identity() {
       if (!plannable(job)) return undefined;
-      identity ??= identityOf(job);
+      identity ??= identityOf(job, at);
       return identity;
     },
     dataType: dataTypeOf(job.get('dataType'), endpoint),
@@ -181,7 +186,7 @@ export function jobLists(list: Value | undefined, path: string, listName = 'jobs
     if (!plannable(node.config)) {
       failed = true;
       try {
-        identityOf(node.config);
+        identityOf(node.config, at);
       } catch (e) {
         failure = e;
       }

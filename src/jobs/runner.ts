@@ -7,7 +7,7 @@ import type { JobNode, RunList } from './jobNode.ts';
 import type { FunctionContext } from '../functions/index.ts';
 import type { ClientResponse, HttpClient } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
-import { buildRequest, type RequestSettings } from '../http/request.ts';
+import { buildRequest, type RequestSettings, requestErrorMember } from '../http/request.ts';
 import { interpretResponse } from '../http/response.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { sameValue } from '../php/equality.ts';
@@ -69,16 +69,6 @@ export interface RunLimits {
   maxRecords?: number;
 }
 
-/** Where a request-building error points in the job's configuration. */
-const REQUEST_ERROR_MEMBERS: [string, string][] = [
-  ['The "method" property', 'method'],
-  ['The "params" property', 'params'],
-  ['The "headers" property', 'headers'],
-  ['The "endpoint" property', 'endpoint'],
-  ['The value of header', 'headers'],
-  ['The header name', 'headers'],
-];
-
 /** The jobs of a list as the loop runs them; a list whose planning failed fails here, when the loop reaches it (03 §1.3). */
 function jobsOf(list: RunList): JobNode[] {
   if (list.failure !== undefined) throw list.failure;
@@ -89,10 +79,9 @@ export function withJobPath<T>(path: string, build: () => T): T {
   try {
     return build();
   } catch (e) {
-    if (e instanceof UserError && e.configPath === undefined) {
-      const hit = REQUEST_ERROR_MEMBERS.find(([prefix]) => e.message.startsWith(prefix));
-      if (hit) throw new UserError(e.message, { configPath: `${path}.${hit[1]}`, context: e.context, cause: e });
-    }
+    const name = requestErrorMember(e);
+    if (name !== undefined)
+      throw new UserError((e as UserError).message, { configPath: `${path}.${name}`, context: (e as UserError).context, cause: e });
     throw e;
   }
 }

@@ -2,12 +2,11 @@
  * `cursor` pagination (spec 03 §5.3.6): the maximum (or minimum) id seen so far, plus an
  * increment, is sent as a job parameter.
  */
-import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { isNumeric } from '../php/isNumeric.ts';
 import { lookup } from '../php/pathLookup.ts';
 import { pjsonOrFalse } from '../php/jsonEncode.ts';
-import { isEmpty, isInt, phpType, type Value } from '../php/value.ts';
+import { isEmpty, isInt, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
 import { flagOption } from './optionNodes.ts';
@@ -48,9 +47,7 @@ export function cursorOptions(options: OptionReader): CursorOptions {
   }
   const increment = options.get('increment');
   if (!isEmpty(increment) && !isInt(increment)) {
-    throw new ApplicationError(`Option '${options.at('increment')}' must be an integer, ${phpType(increment)} given.`, {
-      context: { configPath: options.at('increment') },
-    });
+    throw options.wrongType('increment', 'an integer', 'Write a whole number without quotes, e.g. 1.');
   }
   return {
     idKey,

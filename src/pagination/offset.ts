@@ -18,6 +18,7 @@ import { jobRequest, replaceParams, requestWithParams, type JobInstance, type Sc
 export const OFFSET_OPTIONS = {
   limit: {
     type: ['integer', 'string'],
+    minimum: 1,
     description:
       'Required. Page size; must be numeric, its integer part is used. A non-empty job parameter named like `limitParam` overrides it.',
     examples: [100],

@@ -1,9 +1,10 @@
 /**
  * Reading pagination options the way the reference does (spec 03 §5.1, §5.3): `empty(…)`
- * defaults, string casts, numeric comparisons, truthiness, and the strictly typed options whose
- * wrong type is an internal error (exit code 2).
+ * defaults, string casts, numeric comparisons, truthiness, and the strictly typed options. A wrong
+ * type of those crashes the reference (a PHP type error, exit code 2); here it is the user's
+ * mistake it is: a user error naming the option and what to write (docs/migration.md).
  */
-import { ApplicationError } from '../errors/ApplicationError.ts';
+import { UserError } from '../errors/UserError.ts';
 import { isNumericString } from '../php/isNumeric.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, member, PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
@@ -55,17 +56,22 @@ export class OptionReader {
 
   /**
    * A name/path option that must be a JSON string when set (03 §5.1 "type strictness"):
-   * empty(…) → `fallback` (undefined = not set); another type → internal error.
+   * empty(…) → `fallback` (undefined = not set); another type → a user error.
    */
   strictString(key: string, fallback?: string): string | undefined {
     const v = this.get(key);
     if (isEmpty(v)) return fallback;
-    if (typeof v !== 'string') {
-      throw new ApplicationError(`Option '${this.at(key)}' must be a string, ${phpType(v)} given.`, {
-        context: { configPath: this.at(key), value: shownOption(v) },
-      });
-    }
+    if (typeof v !== 'string') throw this.wrongType(key, 'a string', 'Write the name in quotes, e.g. "next".');
     return v;
+  }
+
+  /** The reference's type-error text (`Option '…' must be a string, array given.`) and the fix. */
+  wrongType(key: string, expected: string, fix: string): UserError {
+    const v = this.get(key);
+    return new UserError(`Option '${this.at(key)}' must be ${expected}, ${phpType(v ?? null)} given. ${fix}`, {
+      configPath: this.at(key),
+      context: { value: shownOption(v) },
+    });
   }
 
   /** Truthiness with a default for an absent or `null` member. */

@@ -16,11 +16,18 @@ export const PAGENUM_OPTIONS = {
   pageParam: { type: 'string', default: 'page', description: 'Name of the page-number parameter.', examples: ['p'] },
   limit: {
     type: ['integer', 'string'],
+    minimum: 1,
     description: 'Page size (integer value); none by default. A non-empty job parameter named like `limitParam` overrides it.',
     examples: [100],
   },
   limitParam: { type: 'string', default: 'limit', description: 'Name of the page-size parameter.', examples: ['per_page'] },
-  firstPage: { type: 'integer', default: 1, description: 'Number of the first page (integer value, 0 allowed).', examples: [0] },
+  firstPage: {
+    type: 'integer',
+    minimum: 0,
+    default: 1,
+    description: 'Number of the first page (integer value, 0 allowed).',
+    examples: [0],
+  },
   firstPageParams: flagOption('Send the page parameters on the first page too (truthiness).', true),
   prefetch: prefetchOption,
 } as const satisfies Record<string, SchemaNode>;

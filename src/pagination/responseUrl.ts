@@ -2,7 +2,6 @@
  * `response.url` pagination (spec 03 §5.3.4): follow a next-page link found in the response.
  * Relative links resolve against `api.baseUrl` like any endpoint (the HTTP layer does that).
  */
-import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { parseQueryParamIsQuery } from '../php/guzzleQuery.ts';
 import { lookup } from '../php/pathLookup.ts';
@@ -43,9 +42,11 @@ export function responseUrlOptions(options: OptionReader, withDelimiter: boolean
   const d = options.get('delimiter');
   if (withDelimiter && d !== undefined && d !== null) {
     if (typeof d !== 'string' || d === '') {
-      throw new ApplicationError(`Option '${options.at('delimiter')}' must be a non-empty string, ${phpType(d)} given.`, {
-        context: { configPath: options.at('delimiter') },
-      });
+      throw options.wrongType(
+        'delimiter',
+        'a non-empty string',
+        'Write the character that separates the path\'s parts in quotes, e.g. ".".',
+      );
     }
     delimiter = d;
   }

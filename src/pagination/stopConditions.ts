@@ -4,7 +4,6 @@
  * and the first "stop" wins (later ones are not consulted and do not update their counters).
  * A stop decided by a wrapper does not reset the wrapped method's state (§5.5 rule 5).
  */
-import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { phpStrtotime } from '../functions/strtotime/index.ts';
 import { lookup } from '../php/pathLookup.ts';
@@ -104,9 +103,14 @@ const forceStopNode = {
   type: 'object',
   description: 'Stop after a number of pages, a time or a volume per job instance.',
   properties: {
-    pages: { type: 'integer', description: 'At most this many pages (requests).', examples: [10] },
-    time: { type: ['integer', 'string'], description: 'Seconds, or a relative time such as "1 hour".', examples: [3600, '30 minutes'] },
-    volume: { type: 'integer', description: 'Stop once the re-encoded responses exceed this many bytes.', examples: [1000000] },
+    pages: { type: 'integer', minimum: 1, description: 'At most this many pages (requests).', examples: [10] },
+    time: {
+      type: ['integer', 'string'],
+      minimum: 1,
+      description: 'Seconds, or a relative time such as "1 hour".',
+      examples: [3600, '30 minutes'],
+    },
+    volume: { type: 'integer', minimum: 1, description: 'Stop once the re-encoded responses exceed this many bytes.', examples: [1000000] },
   },
   additionalProperties: false,
   examples: [{ pages: 2 }],
@@ -135,9 +139,7 @@ function timeLimit(v: Value): number {
 export function forceStopOptions(options: OptionReader): ForceStopOptions {
   const pages = options.get('pages');
   if (!isEmpty(pages) && !isInt(pages)) {
-    throw new ApplicationError(`Option '${options.at('pages')}' must be an integer, ${phpType(pages)} given.`, {
-      context: { configPath: options.at('pages') },
-    });
+    throw options.wrongType('pages', 'an integer', 'Write a whole number without quotes, e.g. 10.');
   }
   const time = options.get('time');
   const volume = options.get('volume');

@@ -512,7 +512,11 @@ describe('login: when it happens (expires, injected clock)', () => {
     ]) {
       await assert.rejects(scenario({ response: 'e' }, body!, [0]), (e: Error) => {
         assert.ok(e instanceof UserError, String(e));
-        assert.equal(e.message, `Login authentication returned expiry time before current time: '${shown}'`);
+        // The reference's message, then the fix (the value is not relative here).
+        assert.equal(
+          e.message,
+          `Login authentication returned expiry time before current time: '${shown}' It is read as a Unix timestamp or a date; if it counts seconds from the login, set "relative": true.`,
+        );
         return true;
       });
     }
