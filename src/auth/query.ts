@@ -4,6 +4,7 @@
  * string with the Q-rebuild, replace variant (02 §1.3). Legacy `api.query` is used when
  * `authentication.query` is PHP-empty.
  */
+import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { flattenContext } from '../functions/index.ts';
 import { isEmpty, isMap, member, type PhpArray, phpType, type Value } from '../php/value.ts';
@@ -44,10 +45,10 @@ function parseQueryOptions(source: AuthSource, type: QueryOptions['type']): Quer
   }
   if (!isMap(definition) && !Array.isArray(definition)) {
     // The reference's constructor takes an array: anything else is a PHP type error there (exit 2).
-    throw new UserError(
-      `The query authentication's 'query' must be an object of query parameter name → value, ${phpType(definition)} given. Write e.g. {"apikey": {"attr": "#apiKey"}}.`,
-      { configPath },
-    );
+    throw new ApplicationError(`Argument 1 passed to Query::__construct() must be of the type array, ${typeof definition} given`, {
+      context: { configPath },
+      hint: `${configPath} is ${phpType(definition)}: write an object of query parameter name → value, e.g. {"apikey": {"attr": "#apiKey"}}.`,
+    });
   }
   return { type, query: definition as PhpArray | Value[], configPath };
 }

@@ -3,7 +3,7 @@
  * parser, its mapping router and its staged tables; when the extraction is over, every staged
  * table gets its manifest, and mapped tables that received no rows a header-only file (04 §7.10).
  */
-import { UserError } from '../errors/UserError.ts';
+import { ApplicationError } from '../errors/ApplicationError.ts';
 import type { Configuration } from '../config/configurations.ts';
 import type { IncrementalOutput } from '../config/outputOptions.ts';
 import { createAutoParser, type AutoParser } from '../mapping/auto/index.ts';
@@ -12,7 +12,7 @@ import { MappingRouter } from '../mapping/router.ts';
 import type { OutputStaging } from '../output/staging.ts';
 import { pjson } from '../php/jsonEncode.ts';
 import { PhpArray } from '../php/value.ts';
-import { INCREMENTAL_MESSAGE } from './checks.ts';
+import { INCREMENTAL_HINT, INCREMENTAL_MESSAGE } from './checks.ts';
 import type { RunContext } from './runContext.ts';
 
 /** One bucket's output: where its configurations' records go. */
@@ -150,7 +150,11 @@ export class BucketOutputs {
 }
 
 function incrementalFlag(v: IncrementalOutput | undefined): boolean {
-  if (v === 'invalid') throw new UserError(INCREMENTAL_MESSAGE, { configPath: 'parameters.config.incrementalOutput' });
+  if (v === 'invalid')
+    throw new ApplicationError(INCREMENTAL_MESSAGE, {
+      context: { configPath: 'parameters.config.incrementalOutput' },
+      hint: INCREMENTAL_HINT,
+    });
   return v === true;
 }
 

@@ -10,6 +10,7 @@
  *   request instead of after earlier configurations' or jobs' requests);
  * - the output names, which the reference meets only when it writes its tables (outputNames.ts).
  */
+import { ApplicationError } from '../errors/ApplicationError.ts';
 import { UserError } from '../errors/UserError.ts';
 import { authenticationOf } from '../config/authOptions.ts';
 import { buildApiDescription, evaluateClientHeaders, type ApiDescription } from '../config/api.ts';
@@ -36,7 +37,8 @@ export function strictFromEnv(env: NodeJS.ProcessEnv): boolean {
   return /^(1|true|yes|on)$/i.test(env['EX_GENERIC_STRICT'] ?? '');
 }
 
-export const INCREMENTAL_MESSAGE = 'incrementalOutput must be a boolean. Set it to true or false.';
+export const INCREMENTAL_MESSAGE = 'incrementalOutput must be a boolean.';
+export const INCREMENTAL_HINT = 'Set incrementalOutput to true or false.';
 
 /** A run shows this many pre-flight findings (a generated configuration may repeat one mistake in hundreds of jobs). */
 const RUN_FINDINGS_SHOWN = 25;
@@ -105,10 +107,11 @@ export function preflightChecks(
     );
   }
   const crash = certainIncrementalCrash(configurations);
-  if (crash !== undefined && incrementalCrash === 'throw') throw new UserError(INCREMENTAL_MESSAGE, { configPath: crash });
+  if (crash !== undefined && incrementalCrash === 'throw')
+    throw new ApplicationError(INCREMENTAL_MESSAGE, { context: { configPath: crash }, hint: INCREMENTAL_HINT });
   if (crash !== undefined)
     logger.warning(
-      `${crash} is not a boolean: this run will fail with "${INCREMENTAL_MESSAGE}" (exit 1) after the extraction, when the manifests are written, as the reference does. Set it to true or false.`,
+      `${crash} is not a boolean: this run will fail with "${INCREMENTAL_MESSAGE}" (exit 2) after the extraction, when the manifests are written, as the reference does. Set it to true or false.`,
       { configPath: crash },
     );
   return findings.length;

@@ -2,6 +2,7 @@
  * One configuration per iteration (spec 01 §2.3, 02 §13): `parameters.config` with each
  * iteration item's top-level keys replacing the same keys.
  */
+import { ApplicationError } from '../errors/ApplicationError.ts';
 import { childPath, itemPath } from '../errors/configPath.ts';
 import { UserError } from '../errors/UserError.ts';
 import { isEmpty, isMap, member, PhpArray, phpType, type Value } from '../php/value.ts';
@@ -50,11 +51,11 @@ export function buildConfigurations(parameters: Value | undefined): Configuratio
   const configurations: Configuration[] = [];
   items.forEach((item, index) => {
     if (item !== undefined && !isMap(item) && !Array.isArray(item)) {
-      // A PHP type error in the reference (exit 2); here the user's mistake it is.
-      throw new UserError(
-        `Iteration ${index} must be an object of configuration attributes, ${phpType(item)} given. Write e.g. {"id": "2024"} or remove it.`,
-        { configPath: `parameters.iterations[${index}]` },
-      );
+      // A PHP type error in the reference: exit 2 with its message, naming the item.
+      throw new ApplicationError(`Iteration ${index} must be an object.`, {
+        context: { configPath: `parameters.iterations[${index}]` },
+        hint: `parameters.iterations[${index}] is ${phpType(item)}: write an object of configuration attributes, e.g. {"id": "2024"}, or remove it.`,
+      });
     }
     if (isEmpty(base)) {
       throw new UserError("The 'config' section is required in the configuration.", { configPath: 'parameters.config' });

@@ -5,7 +5,7 @@
  * `jobTree`) list every job object as written, for the pre-flight checks, `plan` and the start-up
  * checks; `run` lists the jobs as the page loop (runner.ts) runs them (03 §1.3), see `jobLists`.
  */
-import { UserError } from '../errors/UserError.ts';
+import { ApplicationError } from '../errors/ApplicationError.ts';
 import { childPath, itemPath } from '../errors/configPath.ts';
 import { md5Hex, phpSerialize } from '../php/serialize.ts';
 import { phpString } from '../php/stringConversion.ts';
@@ -98,14 +98,17 @@ function plannable(job: PhpArray): boolean {
 }
 
 /**
- * The identity of a job (03 §1.3). A non-string `id` is a PHP type error in the reference (exit 2);
- * here the reference's message names the job's `id` and what to write (a user error).
+ * The identity of a job (03 §1.3). A non-string `id` is a PHP type error in the reference: exit 2
+ * with its message here too, naming the job's `id`, and what to write on the line after it.
  */
 function identityOf(job: PhpArray, at: string): string {
   const id = job.get('id');
   if (!isEmpty(id)) {
     if (typeof id !== 'string') {
-      throw new UserError(`Job id must be a string, ${phpType(id!)} given. Write it in quotes, e.g. "users".`, { configPath: `${at}.id` });
+      throw new ApplicationError('Job id must be a string.', {
+        context: { configPath: `${at}.id`, id: phpString(id!) },
+        hint: `${at}.id is ${phpType(id!)}: write it in quotes, e.g. "users".`,
+      });
     }
     return id;
   }

@@ -1,10 +1,10 @@
 /**
  * Reading pagination options the way the reference does (spec 03 §5.1, §5.3): `empty(…)`
  * defaults, string casts, numeric comparisons, truthiness, and the strictly typed options. A wrong
- * type of those crashes the reference (a PHP type error, exit code 2); here it is the user's
- * mistake it is: a user error naming the option and what to write (docs/migration.md).
+ * type of those crashes the reference (a PHP type error, exit code 2) and does so here, naming
+ * the option, with what to write on the line after it.
  */
-import { UserError } from '../errors/UserError.ts';
+import { ApplicationError } from '../errors/ApplicationError.ts';
 import { isNumericString } from '../php/isNumeric.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, member, PhpArray, PhpFloat, phpType, truthy, type Value } from '../php/value.ts';
@@ -56,7 +56,7 @@ export class OptionReader {
 
   /**
    * A name/path option that must be a JSON string when set (03 §5.1 "type strictness"):
-   * empty(…) → `fallback` (undefined = not set); another type → a user error.
+   * empty(…) → `fallback` (undefined = not set); another type → the reference's type error (exit 2).
    */
   strictString(key: string, fallback?: string): string | undefined {
     const v = this.get(key);
@@ -65,12 +65,15 @@ export class OptionReader {
     return v;
   }
 
-  /** The reference's type-error text (`Option '…' must be a string, array given.`) and the fix. */
-  wrongType(key: string, expected: string, fix: string): UserError {
+  /**
+   * The reference's type error (`Option '…' must be a string, array given.`), exit 2 as there
+   * (spec 03 §5.1), naming the option; the fix is the line logged after it.
+   */
+  wrongType(key: string, expected: string, fix: string): ApplicationError {
     const v = this.get(key);
-    return new UserError(`Option '${this.at(key)}' must be ${expected}, ${phpType(v ?? null)} given. ${fix}`, {
-      configPath: this.at(key),
-      context: { value: shownOption(v) },
+    return new ApplicationError(`Option '${this.at(key)}' must be ${expected}, ${phpType(v ?? null)} given.`, {
+      context: { configPath: this.at(key), value: shownOption(v) },
+      hint: fix,
     });
   }
 

@@ -224,10 +224,10 @@ test('--strict with a sync action: one ERROR line, exit 1, nothing sent; EX_GENE
   assert.equal(s.requests.length, 1);
 });
 
-test('a non-boolean incrementalOutput is a user error (the reference crashes with exit 2)', async () => {
+test('a non-boolean incrementalOutput is an application error', async () => {
   const s = await api((_req, res) => json(res, 200, [{ id: 1 }]));
   const r = await run(config(`${s.url}/`, [{ endpoint: 'users' }], { incrementalOutput: 1 }));
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 2);
   assert.ok(outIsEmpty(r.dir));
 });
 

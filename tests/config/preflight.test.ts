@@ -400,18 +400,19 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
 });
 
 describe('errors made early', () => {
-  it('incrementalOutput "true": a WARNING before the first request, a user error after the extraction (the reference: exit 2)', async () => {
+  it('incrementalOutput "true": a WARNING before the first request, exit 2 after the extraction as in the reference', async () => {
     const before = api.requests.length;
     const r = await run(config({}, { incrementalOutput: 'true', jobs: [{ endpoint: 'customers', dataField: 'data.customers' }] }));
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 2);
     assert.ok(
       r.lines.some((l) => l.includes('WARNING: parameters.config.incrementalOutput is not a boolean: this run will fail with')),
       r.lines.join('\n'),
     );
     assert.match(
-      r.lines.at(-1)!,
-      /logger\.ERROR: incrementalOutput must be a boolean\. Set it to true or false\. \{"configPath":"parameters.config.incrementalOutput"\}/,
+      r.lines.at(-2)!,
+      /logger\.ERROR: incrementalOutput must be a boolean\. \{"configPath":"parameters.config.incrementalOutput"\}/,
     );
+    assert.match(r.lines.at(-1)!, /logger\.INFO: Set incrementalOutput to true or false\./);
     assert.equal(api.requests.length, before + 1);
     assert.ok(outIsEmpty(r.dir));
   });

@@ -165,10 +165,9 @@ test('forceStop time: strtotime-like relative strings and integer seconds agains
   assert.deepEqual(logged(garbage, /Force stopping/), ['INFO: Force stopping: time limit reached (0 seconds).']);
 });
 
-test('forceStop pages must be a JSON integer (a user error naming it; the reference crashes, exit 2)', async () => {
+test('forceStop pages must be a JSON integer (internal error, exit 2)', async () => {
   const o = await extract({ pagination: { method: 'pagenum', forceStop: { pages: '2' } }, jobs: [{ endpoint: 'u' }] });
-  assert.equal(o.code, 1);
-  assert.match(o.lines.at(-1)!, /"configPath":"parameters\.api\.pagination\.forceStop\.pages"/);
+  assert.equal(o.code, 2);
   assert.deepEqual(o.requests, []);
 });
 

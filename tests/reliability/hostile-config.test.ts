@@ -617,24 +617,27 @@ const CASES: Case[] = [
       'The \'baseUrl\' attribute in API configuration is not a valid URL: port 70000 is out of range (1-65535). Fix "parameters.api.baseUrl" (http://127.0.0.1:70000/).',
     path: 'parameters.api.baseUrl',
   },
-  // Type errors that crash the reference (exit 2) are the user's mistakes here: exit 1, the path and the fix.
+  // Application errors (exit 2), still one line with the path and no trace.
   {
     name: 'iteration item not an object',
     config: P({ jobs: J }, undefined, { iterations: [{ id: 'a' }, 7] }),
-    message: 'Iteration 1 must be an object of configuration attributes, integer given. Write e.g. {"id": "2024"} or remove it.',
+    message: 'Iteration 1 must be an object.',
     path: 'parameters.iterations[1]',
+    code: 2,
   },
   {
     name: 'incrementalOutput "yes"',
     config: P({ jobs: J, incrementalOutput: 'yes' }),
-    message: 'incrementalOutput must be a boolean. Set it to true or false.',
+    message: 'incrementalOutput must be a boolean.',
     path: 'parameters.config.incrementalOutput',
+    code: 2,
   },
   {
     name: 'cursor increment not an int',
     config: P({ jobs: J }, A({ pagination: { method: 'cursor', idKey: 'id', param: 'since', increment: 'one' } })),
-    message: "Option 'parameters.api.pagination.increment' must be an integer, string given. Write a whole number without quotes, e.g. 1.",
+    message: "Option 'parameters.api.pagination.increment' must be an integer, string given.",
     path: 'parameters.api.pagination.increment',
+    code: 2,
   },
 ];
 
