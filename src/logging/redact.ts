@@ -208,6 +208,11 @@ export class SecretRegistry {
   }
 }
 
+/** `s` with the hex digits of its percent escapes lowercased (`%2F` → `%2f`). */
+function lowercaseEscapes(s: string): string {
+  return s.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+}
+
 /** The JSON string body of `s` (no quotes), as JSON.stringify / the log context escape it. */
 function jsonInner(s: string): string {
   return JSON.stringify(s).slice(1, -1);
@@ -232,12 +237,11 @@ function base64Cores(value: string): string[] {
 }
 
 /**
- * The forms in which a secret can reach a log line: URL-encoded (form, raw and WHATWG styles),
- * base64, its UTF-8 bytes read as Latin-1, JSON-escaped (plain and PHP style with `\/` and `\uXXXX`), with newlines flattened as the
- * line format does, and each of these JSON-escaped once more (a response body echoed inside the
- * JSON context of a log line).
+ * The forms in which a secret can reach a log line: URL-encoded (form, raw and WHATWG styles, with
+ * upper- or lowercase hex), base64, its UTF-8 bytes read as Latin-1, JSON-escaped (plain and PHP
+ * style with `\/` and `\uXXXX`), with newlines flattened as the line format does, and each of
+ * these JSON-escaped once more (a response body echoed inside the JSON context of a log line).
  */
-/** The forms a secret takes on its way out: raw, URL-encoded (form, raw, WHATWG), base64, JSON-escaped, UTF-8 read as Latin-1. */
 export function derivedForms(value: string): string[] {
   const once = [
     value,
@@ -258,6 +262,12 @@ export function derivedForms(value: string): string[] {
   // `return_to=…`, an error body echoing the request): the percent-encoded forms encoded again.
   for (const encoded of [urlencode(value), rawurlencode(value)]) {
     if (encoded !== value) once.push(urlencode(encoded), rawurlencode(encoded));
+  }
+  // Hex digits of a percent escape may be lowercase (`%2f`: .NET's UrlEncode, many echo services);
+  // the URL means the same, so the secret is the same.
+  for (const form of [...once]) {
+    const lower = lowercaseEscapes(form);
+    if (lower !== form) once.push(lower);
   }
   if ([...value].length >= MIN_FREE_LENGTH) {
     once.push(...base64Cores(value));

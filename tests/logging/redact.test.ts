@@ -96,3 +96,14 @@ test('a secret inside a URL that is itself URL-encoded, and inside a longer base
   // A short secret at an alignment leaving fewer than 8 base64 characters of its own: left alone (not unique).
   assert.equal(registry('abcdef').redact(Buffer.from('xxabcdefxx').toString('base64')), Buffer.from('xxabcdefxx').toString('base64'));
 });
+
+test('a secret percent-encoded with lowercase hex digits (%2f, as .NET and some echo services write it) is hidden', () => {
+  const secret = 'Tok/en+1=é';
+  const r = registry(secret);
+  const lower = (s: string): string => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+  assert.equal(r.redact(`echo=${lower(encodeURIComponent(`{"authorization":"Bearer ${secret}"}`))}`), 'echo=%7b%22authorization%22%3a%22Bearer%20[hidden]%22%7d');
+  assert.equal(r.redact(`q=${lower(encodeURIComponent(secret))}&a=1`), 'q=[hidden]&a=1');
+  // A short secret, lowercase-encoded where it stands as a value, is hidden too; words stay intact.
+  const short = registry('a/b');
+  assert.equal(short.redact('?k=a%2fb&n=1 path/a%2fbc'), '?k=[hidden]&n=1 path/a%2fbc');
+});
