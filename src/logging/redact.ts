@@ -210,7 +210,7 @@ export class SecretRegistry {
 
 /** `s` with the hex digits of its percent escapes lowercased (`%2F` → `%2f`). */
 function lowercaseEscapes(s: string): string {
-  return s.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+  return s.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase());
 }
 
 /** The JSON string body of `s` (no quotes), as JSON.stringify / the log context escape it. */

@@ -101,7 +101,10 @@ test('a secret percent-encoded with lowercase hex digits (%2f, as .NET and some 
   const secret = 'Tok/en+1=é';
   const r = registry(secret);
   const lower = (s: string): string => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
-  assert.equal(r.redact(`echo=${lower(encodeURIComponent(`{"authorization":"Bearer ${secret}"}`))}`), 'echo=%7b%22authorization%22%3a%22Bearer%20[hidden]%22%7d');
+  assert.equal(
+    r.redact(`echo=${lower(encodeURIComponent(`{"authorization":"Bearer ${secret}"}`))}`),
+    'echo=%7b%22authorization%22%3a%22Bearer%20[hidden]%22%7d',
+  );
   assert.equal(r.redact(`q=${lower(encodeURIComponent(secret))}&a=1`), 'q=[hidden]&a=1');
   // A short secret, lowercase-encoded where it stands as a value, is hidden too; words stay intact.
   const short = registry('a/b');
