@@ -31,6 +31,10 @@ before(async () => {
     if (path === '/needs-key')
       return req.headers['x-api-key'] === 'k-123' ? json(res, 200, [{ ok: 1 }]) : json(res, 401, { error: 'no key' });
     if (path === '/long') return json(res, 200, { text: LONG_TEXT });
+    if (path === '/whoami') {
+      const [user, password] = Buffer.from(String(req.headers.authorization).slice('Basic '.length), 'base64').toString().split(':');
+      return json(res, 401, { error: `wrong password ${password} for ${user}` });
+    }
     if (path === '/text') {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       return res.end('hello');
@@ -194,6 +198,13 @@ test('secrets masked: # and __ user parameters, basic, api-key header and query,
   assert.equal(api.requests.at(-1)!.headers.authorization, 'Bearer tok-from-login');
   assert.equal(login.answer().request.headers.Authorization, '--HIDDEN--');
   assert.ok(!login.stdout.includes('tok-from-login') && !login.stdout.includes('top-secret'));
+});
+
+test('basic: the password itself is a secret, not only the header (an API echoing the decoded credentials)', async () => {
+  const password = 'pä ss/w+rd9x';
+  const r = await request({ __AUTH_METHOD: 'basic', username: 'name', '#password': password, jobs: [{ endpoint: 'whoami' }] });
+  assert.deepEqual(r.answer().response.data, { error: 'wrong password --HIDDEN-- for name' });
+  for (const form of [password, JSON.stringify(password).slice(1, -1), 'p\\u00e4 ss']) assert.ok(!r.stdout.includes(form), r.stdout);
 });
 
 test('the helper allow-list checks the top-level job URL by path', async () => {
