@@ -69,15 +69,23 @@ const VALUE_PLACES: [string, string][] = [
   [String.raw`(?<=\b(?:Bearer|Basic|Token|token|OAuth|MAC|Digest|Bot)\s)`, String.raw`(?=$|[\s"'\\,;&])`],
 ];
 
+interface Compiled {
+  free: RegExp | undefined;
+  bound: RegExp | undefined;
+  wrapped: RegExp | undefined;
+}
+
 export class SecretRegistry {
   /** Forms of secrets ≥ MIN_FREE_LENGTH characters: hidden anywhere. */
   private free = new Set<string>();
   /** Forms of shorter secrets: hidden only where they stand as a value. */
   private bound = new Set<string>();
   private readonly known = new Set<string>();
+  /** Base64 of long secrets as a wrapped base64 text holds it (line breaks inside): regex sources. */
+  private wrapped = new Set<string>();
   /** Per-attempt values, least recently used first; each with its forms. */
   private readonly recent = new Map<string, string[]>();
-  private compiled: { free: RegExp | undefined; bound: RegExp | undefined } | undefined;
+  private compiled: Compiled | undefined;
 
   /** Registers a secret for the rest of the run. */
   add(value: string): void {
@@ -86,6 +94,7 @@ export class SecretRegistry {
     this.recent.delete(value);
     const target = [...value].length >= MIN_FREE_LENGTH ? this.free : this.bound;
     for (const form of derivedForms(value)) if (form !== '') target.add(form);
+    for (const source of wrappedBase64Sources(value)) this.wrapped.add(source);
     this.compiled = undefined;
   }
 
@@ -161,11 +170,15 @@ export class SecretRegistry {
     }
   }
 
-  private patterns(): { free: RegExp | undefined; bound: RegExp | undefined } {
+  private patterns(): Compiled {
     if (this.compiled) return this.compiled;
     const free = new Set(this.free);
     const bound = new Set(this.bound);
-    for (const [value, forms] of this.recent) for (const f of forms) ([...value].length >= MIN_FREE_LENGTH ? free : bound).add(f);
+    const wrapped = new Set(this.wrapped);
+    for (const [value, forms] of this.recent) {
+      for (const f of forms) ([...value].length >= MIN_FREE_LENGTH ? free : bound).add(f);
+      for (const source of wrappedBase64Sources(value)) wrapped.add(source);
+    }
     // Longest first: the regex alternation takes the first alternative that matches, so a
     // secret containing another is hidden whole.
     const source = (set: Set<string>): string | undefined =>
@@ -183,15 +196,17 @@ export class SecretRegistry {
         boundSource === undefined
           ? undefined
           : new RegExp(VALUE_PLACES.map(([before, after]) => `${before}(?:${boundSource})${after}`).join('|'), 'g'),
+      wrapped: wrapped.size === 0 ? undefined : new RegExp([...wrapped].join('|'), 'g'),
     };
     return this.compiled;
   }
 
   redact(text: string): string {
-    const { free, bound } = this.patterns();
+    const { free, bound, wrapped } = this.patterns();
     let out = text;
     if (free) out = out.replace(free, HIDDEN);
     if (bound) out = out.replace(bound, HIDDEN);
+    if (wrapped && WRAPPED_BASE64.test(out)) out = out.replace(wrapped, HIDDEN);
     return out;
   }
 
@@ -225,6 +240,13 @@ function jsonInner(s: string): string {
  * alphabets. Cores shorter than 8 characters are left out: too short to be unique.
  */
 function base64Cores(value: string): string[] {
+  if ([...value].length < MIN_FREE_LENGTH) return [];
+  // Header bytes a server read as Latin-1, then echoed as UTF-8 inside base64.
+  const latin1 = /[^\x00-\x7f]/.test(value) ? alignedCores(Buffer.from(value, 'utf8').toString('latin1')) : [];
+  return [...alignedCores(value), ...latin1];
+}
+
+function alignedCores(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
   const cores: string[] = [];
   for (const k of [0, 1, 2]) {
@@ -234,6 +256,27 @@ function base64Cores(value: string): string[] {
     if (core.length >= 8) cores.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
   }
   return cores;
+}
+
+/**
+ * A line break inside a wrapped base64 text (MIME wraps at 76 characters, PEM at 64), as it
+ * stands in a text being masked: raw, JSON-escaped in a log context, or escaped twice.
+ */
+const WRAP_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n|(?:\\\\r)?\\\\n)?`;
+
+/**
+ * A base64 run that goes on after a line break: only then is the wrapped search worth its cost.
+ * The break comes first in the pattern, so the scan stops only at line breaks.
+ */
+export const WRAPPED_BASE64 = /(?<=[A-Za-z0-9+/_-]{16})(?:\r?\n|(?:\\r)?\\n|(?:\\\\r)?\\\\n)(?=[A-Za-z0-9+/_-])/;
+
+/**
+ * Regex sources for the base64 cores of a secret of MIN_FREE_LENGTH characters or more, with a
+ * line break allowed between any two characters: wherever the wrapping falls, the characters that
+ * encode the secret are found (each core alone is matched by the free forms; this catches the split).
+ */
+export function wrappedBase64Sources(value: string): string[] {
+  return base64Cores(value).map((core) => [...core].map(escapeRegExp).join(WRAP_BREAK));
 }
 
 /**
@@ -269,11 +312,7 @@ export function derivedForms(value: string): string[] {
     const lower = lowercaseEscapes(form);
     if (lower !== form) once.push(lower);
   }
-  if ([...value].length >= MIN_FREE_LENGTH) {
-    once.push(...base64Cores(value));
-    // Header bytes a server read as Latin-1, then echoed as UTF-8 inside base64.
-    if (/[^\x00-\x7f]/.test(value)) once.push(...base64Cores(Buffer.from(value, 'utf8').toString('latin1')));
-  }
+  once.push(...base64Cores(value));
   const forms = new Set<string>();
   for (const form of once) {
     forms.add(form);
