@@ -138,6 +138,19 @@ export class SecretRegistry {
     else if (v instanceof Map) for (const x of v.values()) this.addValue(x, recent);
   }
 
+  /**
+   * Registers a value computed from a secret (a user function's result: an HMAC, a hash, a
+   * concatenation). A derived value shorter than MIN_FREE_LENGTH is left alone: a length or a
+   * flag computed from a token is not a credential, and hiding `16` would garble `limit=16`.
+   */
+  addDerived(v: Value): void {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' || v instanceof PhpFloat) {
+      const text = phpString(v);
+      if ([...text].length >= MIN_FREE_LENGTH) this.add(text);
+    } else if (Array.isArray(v)) for (const x of v) this.addDerived(x);
+    else if (v instanceof Map) for (const x of v.values()) this.addDerived(x);
+  }
+
   /** Collects every non-empty string under a key starting with `#`, anywhere (01 §4.5). */
   collectFrom(config: Value): void {
     const walk = (v: Value, secret: boolean): void => {
