@@ -207,6 +207,20 @@ test('basic: the password itself is a secret, not only the header (an API echoin
   for (const form of [password, JSON.stringify(password).slice(1, -1), 'p\\u00e4 ss']) assert.ok(!r.stdout.includes(form), r.stdout);
 });
 
+test('a signature or hash computed from a # parameter is masked like the parameter (header, query, echoed body)', async () => {
+  const key = { attr: '#key' };
+  const r = await request(
+    { '#key': 'hmacKey-secret-1', jobs: [{ endpoint: 'signed', dataField: '.', params: { sig: { function: 'md5', args: [key] } } }] },
+    { http: { headers: { 'X-Sig': { function: 'hash_hmac', args: ['sha256', 'payload', key] } } } },
+  );
+  const received = api.requests.at(-1)!;
+  const sent = [String(received.headers['x-sig']), new URL(received.target, 'http://x').searchParams.get('sig')!];
+  assert.equal(sent[0].length, 64);
+  for (const value of sent) assert.ok(!r.stdout.includes(value), `${value} in ${r.stdout}`);
+  assert.equal(r.answer().request.headers['X-Sig'], '--HIDDEN--');
+  assert.deepEqual(r.answer().response.data, { echo: '/signed?sig=--HIDDEN--' });
+});
+
 test('the helper allow-list checks the top-level job URL by path', async () => {
   const allowed = (entries: unknown[]) =>
     runAction({
