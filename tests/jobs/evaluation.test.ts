@@ -10,7 +10,13 @@ import { cleanup, runWith, sendJson, startFaultServer, type FaultServer } from '
 let api: FaultServer;
 before(async () => {
   // An API that refuses the signature and echoes what it received: URL and headers.
-  api = await startFaultServer((q, res) => sendJson(res, 403, { error: 'bad signature', url: q.target, headers: q.headers }));
+  api = await startFaultServer((q, res) => {
+    if (q.target.startsWith('/to?')) {
+      res.writeHead(302, { Location: new URL(q.target, 'http://x').searchParams.get('location')! });
+      return res.end();
+    }
+    sendJson(res, 403, { error: 'bad signature', url: q.target, headers: q.headers });
+  });
 });
 after(() => api.close());
 
@@ -39,5 +45,30 @@ test('a signature or hash computed from a # key, in a header or a job parameter,
     assert.ok(log.includes('hash=[hidden]'), log);
   } finally {
     cleanup(run);
+  }
+});
+
+test('a redirect to another origin goes without a header holding a signature computed from a # key', async () => {
+  const foreign = await startFaultServer((_q, res) => sendJson(res, 200, [{ landed: true }]));
+  const run = await runWith({
+    parameters: {
+      api: {
+        baseUrl: `${api.url}/`,
+        http: { headers: { 'X-Sig': { function: 'hash_hmac', args: ['sha256', 'payload', { attr: '#key' }] } } },
+      },
+      config: { '#key': 'hmacKey-secret-1', jobs: [{ endpoint: 'to', params: { location: `${foreign.url}/landing` } }] },
+    },
+  });
+  try {
+    assert.equal(run.code, 0, run.lines.join('\n'));
+    assert.equal(String(api.requests.at(-1)!.headers['x-sig']).length, 64);
+    assert.equal(foreign.requests[0]!.headers['x-sig'], undefined);
+    assert.ok(
+      run.lines.some((l) => l.includes('Credentials withheld from') && l.includes('X-Sig')),
+      run.lines.join('\n'),
+    );
+  } finally {
+    cleanup(run);
+    await foreign.close();
   }
 });
