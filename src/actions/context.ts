@@ -4,10 +4,9 @@
  * sync-action registry (so a bad authentication fails every action, as in the reference).
  */
 import { createHelperAuthenticator, type HelperAuthenticator } from '../auth/helper.ts';
-import type { FunctionEnv } from '../functions/index.ts';
 import type { Value } from '../php/value.ts';
 import { type HelperConfiguration, parseHelperConfiguration } from './configuration.ts';
-import { userParameters } from './dialect.ts';
+import { type ActionEnv, userParameters } from './dialect.ts';
 import { helperDialect } from './helperDialect.ts';
 import type { ActionClock, AnswerDeadlines } from './helperHttp.ts';
 
@@ -18,7 +17,7 @@ export interface ActionContext {
   user: Map<string, Value>;
   /** The HTTP client applies it before every attempt inside the credential scope. */
   auth: HelperAuthenticator;
-  env: FunctionEnv;
+  env: ActionEnv;
   /** Aborted when the time limit is reached: no new request or pause starts after that. */
   signal: AbortSignal;
   /** Epoch ms after which no retry pause may end, and by which every attempt ends (the answer's budget). */
@@ -37,7 +36,7 @@ export interface ContextLimits {
   clock: ActionClock;
 }
 
-export function createContext(action: string, root: Value, env: FunctionEnv, limits: ContextLimits, debugLog: string[]): ActionContext {
+export function createContext(action: string, root: Value, env: ActionEnv, limits: ContextLimits, debugLog: string[]): ActionContext {
   const configuration = parseHelperConfiguration(root);
   const user = userParameters(configuration.config, env);
   const auth = createHelperAuthenticator({ config: configuration.config, api: configuration.api, user, dialect: helperDialect(env) });

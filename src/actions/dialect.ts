@@ -6,10 +6,23 @@
  * strings, and both time references give the current time (there is no state).
  */
 import type { FunctionEnv } from '../functions/index.ts';
+import { MIN_FREE_LENGTH } from '../logging/redact.ts';
 import { PhpArray, type Value } from '../php/value.ts';
 import { HelperError, keyError, PY, valueError } from './envelope.ts';
 import { callHelperFunction } from './helperFunctions.ts';
 import { pythonRepr, pythonStr, pythonTruthy } from './pythonValues.ts';
+
+/**
+ * An action's evaluation environment: the clock, and the values user functions computed from a
+ * secret (an HMAC keyed with a `#` parameter, a hash of a token), masked in the answer like the
+ * secret itself (secrets.ts; the reference masks only the parameters).
+ */
+export interface ActionEnv extends FunctionEnv {
+  derivedSecrets: Set<string>;
+}
+
+/** Derived values shorter than this are not masked: a length or a flag is no credential (logging/redact.ts). */
+const MIN_DERIVED_LENGTH = MIN_FREE_LENGTH;
 
 /** The configuration every action reads (spec 05 §2.1), each key with what it means (docs/actions.md). */
 export const DIALECT_INPUTS: Readonly<Record<string, string>> = {
@@ -84,11 +97,11 @@ export function replaceTimeReferences(v: Value, env: FunctionEnv): Value {
 }
 
 /** §8.2: a user-function expression against the user parameters. */
-export function evaluateExpression(expression: Value, user: Map<string, Value>, env: FunctionEnv): Value {
+export function evaluateExpression(expression: Value, user: Map<string, Value>, env: ActionEnv): Value {
   return evaluateNode(replaceTimeReferences(expression, env), user, env);
 }
 
-function evaluateNode(e: Value, user: Map<string, Value>, env: FunctionEnv): Value {
+function evaluateNode(e: Value, user: Map<string, Value>, env: ActionEnv): Value {
   if (!isObject(e)) return e;
   const attr = e.get('attr');
   if (pythonTruthy(attr)) {
@@ -104,14 +117,34 @@ function evaluateNode(e: Value, user: Map<string, Value>, env: FunctionEnv): Val
   }
   const rawArgs = e.get('args');
   const args = Array.isArray(rawArgs) ? rawArgs.map((a) => (isObject(a) ? evaluateNode(a, user, env) : a)) : [];
-  return callHelperFunction(e.get('function')!, args, env);
+  const result = callHelperFunction(e.get('function')!, args, env);
+  if (typeof result === 'string' && result.length >= MIN_DERIVED_LENGTH && args.some((a) => holdsSecret(a, user, env))) {
+    env.derivedSecrets.add(result);
+  }
+  return result;
+}
+
+/**
+ * Whether an argument holds a secret: the value of a `#`/`__` user parameter (§5.3), or of an
+ * earlier derived one. `fill` has already put the values in place of the `attr` references, so
+ * the text itself is searched.
+ */
+function holdsSecret(v: Value, user: Map<string, Value>, env: ActionEnv): boolean {
+  if (Array.isArray(v)) return v.some((x) => holdsSecret(x, user, env));
+  if (isObject(v)) return [...v.values()].some((x) => holdsSecret(x, user, env));
+  if (v === null || typeof v === 'boolean') return false;
+  const text = pythonStr(v);
+  const secrets = [...user].filter(([k]) => k.startsWith('#') || k.startsWith('__')).map(([, s]) => s);
+  return [...secrets, ...env.derivedSecrets].some(
+    (s) => typeof s === 'string' && s !== '' && (s.length >= MIN_DERIVED_LENGTH ? text.includes(s) : text === s),
+  );
 }
 
 /**
  * §2.2: the user parameters, each object value evaluated in key order (a later one may refer to
  * an earlier one).
  */
-export function userParameters(config: Value | undefined, env: FunctionEnv): Map<string, Value> {
+export function userParameters(config: Value | undefined, env: ActionEnv): Map<string, Value> {
   const user = new Map<string, Value>();
   if (!isObject(config)) return user;
   for (const [key, raw] of config) {
@@ -162,7 +195,7 @@ function remainingAttributes(v: Value, found: Value[]): Value[] {
  * §2.3 "fill": time references, `attr` references (as Python strings), then, when asked, each
  * top-level object member evaluated as an expression.
  */
-export function fill(fragment: Value | undefined, user: Map<string, Value>, env: FunctionEnv, evaluateFunctions: boolean): Value {
+export function fill(fragment: Value | undefined, user: Map<string, Value>, env: ActionEnv, evaluateFunctions: boolean): Value {
   if (fragment === undefined || fragment === null) return new PhpArray();
   const substituted = substituteAttributes(replaceTimeReferences(fragment, env), user);
   const left = remainingAttributes(substituted, []);

@@ -4,8 +4,7 @@
  * spec 05 §2.3 and the envelope's error classes.
  */
 import type { HelperDialect, HelperErrorKind } from '../auth/helper.ts';
-import type { FunctionEnv } from '../functions/index.ts';
-import { evaluateExpression, fill } from './dialect.ts';
+import { type ActionEnv, evaluateExpression, fill } from './dialect.ts';
 import { HelperError, PY } from './envelope.ts';
 import { formEncode } from './helperHttp.ts';
 import { pythonJson, pythonStr, pythonTruthy } from './pythonValues.ts';
@@ -17,7 +16,7 @@ const CLASSES: Record<HelperErrorKind, string> = {
   jsonDecode: PY.jsonDecode,
 };
 
-export function helperDialect(env: FunctionEnv): HelperDialect {
+export function helperDialect(env: ActionEnv): HelperDialect {
   return {
     str: pythonStr,
     truthy: pythonTruthy,

@@ -146,11 +146,13 @@ export interface HttpSessionContext {
  * Where credentials go (issue 32 #1): the extraction's credential scope (config/credentialOrigins.ts)
  * — the origins of the base URL, the login endpoint, absolute job endpoints and
  * `api.credentialOrigins`. Outside it an attempt goes without authentication and without the
- * headers and query values that carry a secret (`secrets`: the answer's masked values).
+ * headers and query values that carry a secret (`secrets`: the answer's masked values, read
+ * before every request: a value a user function derives from a secret while the request is
+ * built, an HMAC header, counts too).
  */
 export interface CredentialLimits {
   scope: (url: RequestUrl) => boolean;
-  secrets: readonly string[];
+  secrets: () => readonly string[];
 }
 
 /**
@@ -226,6 +228,8 @@ export class HelperHttp {
   private readonly transport: Transport;
   /** One client for the login and the API requests: one retry policy, one pacing per host. */
   private readonly client: HttpClient;
+  private readonly clientLogger: Logger;
+  private readonly limits: CredentialLimits;
 
   constructor(ctx: HttpSessionContext, limits: CredentialLimits) {
     this.ctx = ctx;
@@ -239,7 +243,8 @@ export class HelperHttp {
       ...(cert ? { cert, key: cert } : {}),
     });
     const logger = this.logger();
-    for (const secret of limits.secrets) logger.secrets.add(secret);
+    this.clientLogger = logger;
+    this.limits = limits;
     this.client = new HttpClient({
       transport: this.transport,
       retry: retryPolicy(ctx),
@@ -281,6 +286,7 @@ export class HelperHttp {
    */
   async send(built: BuiltRequest, { authenticated } = { authenticated: true }): Promise<HelperResponse> {
     this.ctx.signal.throwIfAborted();
+    for (const secret of this.limits.secrets()) this.clientLogger.secrets.add(secret);
     const response = await this.client.send(built.prepared, authenticated, { retry: authenticated });
     const sent = response.sent;
     const target = requestTarget(sent.url);

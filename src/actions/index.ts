@@ -98,7 +98,7 @@ export async function runSyncAction(run: SyncActionRun): Promise<number> {
       context = createContext(
         name,
         decodeJson(decodeUtf8Lossy(fs.readFileSync(run.configFile)), 'response'),
-        { nowMs: run.nowMs ?? Date.now },
+        { nowMs: run.nowMs ?? Date.now, derivedSecrets: new Set() },
         {
           signal: controller.signal,
           deadlines: answerDeadlines(clock.nowMs(), limitMs, run.budgetMs ?? ANSWER_BUDGET_MS),

@@ -115,7 +115,7 @@ export async function runChain(ctx: ActionContext): Promise<ChainResult> {
   const chain = selectedChain(configuration.jobs, configuration.selectedJob);
   checkAllowedHosts(configuration.allowedHosts, configuration.baseUrl, chain[0]!);
   const scope = credentialScope(configuration.api, configuration.baseUrl, undefined, configuration.jobs);
-  const http = new HelperHttp(ctx, { scope, secrets: secretsOf(ctx) });
+  const http = new HelperHttp(ctx, { scope, secrets: () => secretsOf(ctx) });
   ctx.cleanup.push(() => http.close());
   await ctx.auth.login?.(configuration.baseUrl, (request) => http.login(request));
   const result: ChainResult = { chain, records: [], response: undefined, httpError: undefined };

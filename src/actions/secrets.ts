@@ -1,6 +1,6 @@
 /**
  * Hiding secrets in answers (spec 05 §5.3): user parameters named `#…` or `__…`, then the
- * authentication's secrets, each replaced by `--HIDDEN--` in turn. Unlike the reference, an
+ * authentication's secrets, then the values user functions computed from them (dialect.ts), each replaced by `--HIDDEN--` in turn. Unlike the reference, an
  * empty secret is skipped (it would put `--HIDDEN--` between every character), numbers and
  * booleans are compared in their Python string form instead of crashing, and null or
  * structured values are skipped.
@@ -27,7 +27,7 @@ export function secretsOf(ctx: ActionContext): string[] {
     const text = secretText(value);
     if (text !== undefined) out.push(text);
   }
-  out.push(...ctx.auth.secrets());
+  out.push(...ctx.auth.secrets(), ...ctx.env.derivedSecrets);
   return out.filter((s) => s !== '');
 }
 

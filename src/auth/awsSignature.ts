@@ -111,8 +111,8 @@ function canonicalQuery(query: string): string {
   return pairs.join('&');
 }
 
-/** Signs `request` in place at time `nowMs` (exported for tests). */
-export function signRequest(request: PreparedRequest, credentials: AwsCredentials, nowMs: number): void {
+/** Signs `request` in place at time `nowMs` (exported for tests); returns the secrets it computed. */
+export function signRequest(request: PreparedRequest, credentials: AwsCredentials, nowMs: number): string[] {
   const { headers } = request;
   headers.remove('X-Amz-Date');
   headers.remove('Date');
@@ -150,13 +150,14 @@ export function signRequest(request: PreparedRequest, credentials: AwsCredential
   key = hmac(key, credentials.serviceName);
   key = hmac(key, 'aws4_request');
   const signature = createHmac('sha256', key).update(phpBytes(toSign)).digest('hex');
-  headers.append('Authorization', [
-    `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`,
-  ]);
+  const authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+  headers.append('Authorization', [authorization]);
   if (query !== '') {
     const rebuilt = buildQueryRebuild(parseQueryRebuild(query));
     request.url.query = rebuilt === '' ? undefined : rebuilt;
   }
+  // The signature alone is a secret too: an API echoes it on its own (S3's <SignatureProvided>).
+  return [authorization, signature];
 }
 
 /** The signer of `parameters.aws.signature.credentials`, read by `awsCredentialsOf`. */

@@ -146,7 +146,7 @@ export function prepareConfiguration(configuration: Configuration, ctx: PrepareC
   checkOutputNames(configuration, api.name);
   const allowedHosts = allowedHostsOf(member(root, 'image_parameters'));
   if (allowedHosts) checkConfigurationJobUrls(allowedHosts, api.baseUrl, parameters, configuration);
-  const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf);
+  const clientHeaders = evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf, ctx.requestLogger.secrets);
   const authenticator = createAuthenticator({
     options: authenticationOf(api, config, root, ctx.requestLogger),
     attributes: attributesOf(config),
@@ -164,7 +164,7 @@ export function prepareConfiguration(configuration: Configuration, ctx: PrepareC
   for (const node of configuration.jobs) {
     // Built as the run builds it when the job starts: its scroller, params and first request.
     const scroller = createScroller(api.pagination, ctx.requestLogger, nowMs);
-    const params = evaluateParams(node.params, functions, nowMs, `${node.path}.params`);
+    const params = evaluateParams(node.params, functions, nowMs, `${node.path}.params`, ctx.requestLogger.secrets);
     const description = scroller.firstRequest({ config: node.config, endpoint: node.endpoint, params, path: node.path });
     const first = description === null ? undefined : withJobPath(node.path, () => buildRequest(description, settings));
     jobs.push({ node, first });

@@ -37,10 +37,10 @@ export async function runConfiguration(configuration: Configuration, run: RunCon
     logger,
     nowMs: run.nowMs,
     nonce: randomHexNonce,
-    clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf),
+    clientHeaders: () => clientHeaders ?? evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf, logger.secrets),
   });
   const bucketOutput = outputs.open(configuration, bucketOf(output, api.name));
-  clientHeaders = evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf);
+  clientHeaders = evaluateClientHeaders(api.headerDefinitions, config, configuration.pathOf, logger.secrets);
   // Headers named like credentials (Authorization, X-Api-Key, X-Auth-Token …) carry secrets even
   // when their value is not a # attribute: registered before the first request (issue 19 #1).
   for (const { name, values } of clientHeaders.entries) if (isCredentialKey(name)) for (const v of values) logger.secrets.addHeaderValue(v);

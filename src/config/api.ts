@@ -15,6 +15,7 @@ import { readTimeout } from '../http/timeoutOptions.ts';
 import { isValidUrl, parseReference } from '../http/url.ts';
 import { InvalidUriError } from '../errors/InvalidUriError.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { SecretRegistry } from '../logging/redact.ts';
 import { decodeJson } from '../php/jsonDecode.ts';
 import { validateApiSection } from './validate.ts';
 import { attributesOf } from './configurations.ts';
@@ -195,7 +196,12 @@ export function buildApiDescription(
 }
 
 /** Client headers evaluated once per configuration with the `attr` context (01 §3.6, D1). */
-export function evaluateClientHeaders(definitions: PhpArray, config: PhpArray, pathOf: PathOf = CONFIG_PATH_OF): HeaderList {
+export function evaluateClientHeaders(
+  definitions: PhpArray,
+  config: PhpArray,
+  pathOf: PathOf = CONFIG_PATH_OF,
+  secrets?: SecretRegistry,
+): HeaderList {
   const attrs = attributesOf(config);
   const list = new HeaderList();
   const ctx = { attr: flattenContext(attrs) };
@@ -205,7 +211,7 @@ export function evaluateClientHeaders(definitions: PhpArray, config: PhpArray, p
     const path = fromConfig ? configHeaderPath(pathOf, name) : childPath('parameters.api.http.headers', name);
     let value: Value;
     try {
-      value = isMap(raw) ? evaluate(raw, ctx) : raw;
+      value = isMap(raw) ? evaluate(raw, ctx, secrets ? { secrets } : {}) : raw;
     } catch (e) {
       if (e instanceof UserError)
         throw new UserError(`User script error: ${e.message}`, {

@@ -13,6 +13,7 @@
  * Misused native functions do not throw: they yield `null`/`false` like PHP (§11.4).
  */
 import { UserError } from '../errors/UserError.ts';
+import type { SecretRegistry } from '../logging/redact.ts';
 import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { phpFloatString } from '../php/stringConversion.ts';
 import { PhpFloat, type Value } from '../php/value.ts';
@@ -33,6 +34,11 @@ export interface EvaluateOptions {
   now?: () => number;
   /** Float style of JSON-encoded names in error messages (PHP `json_encode`; default `shortest`). */
   jsonFloats?: 'p17' | 'shortest';
+  /**
+   * The run's secrets: a function result computed from one (an HMAC keyed with a `#` key, a hash
+   * or a concatenation of a token) is a secret too, registered as soon as it exists.
+   */
+  secrets?: SecretRegistry;
 }
 
 interface State {
@@ -90,7 +96,17 @@ function callFunction(call: Map<string, Value>, state: State): Value {
   const args: Value[] = [];
   if (Array.isArray(rawArgs)) for (const a of rawArgs) args.push(evalValue(a, state));
   else if (rawArgs instanceof Map) for (const a of rawArgs.values()) args.push(evalValue(a, state));
-  return invokeFunction(spec, args, state.env);
+  const result = invokeFunction(spec, args, state.env);
+  const { secrets } = state.options;
+  if (secrets && args.some((a) => holdsSecret(a, secrets))) secrets.addDerived(result);
+  return result;
+}
+
+/** Whether a value (lists and objects walked) holds a registered secret. */
+function holdsSecret(v: Value, secrets: SecretRegistry): boolean {
+  if (Array.isArray(v)) return v.some((x) => holdsSecret(x, secrets));
+  if (v instanceof Map) return [...v.values()].some((x) => holdsSecret(x, secrets));
+  return v !== null && typeof v !== 'boolean' && secrets.hides(scalarText(v));
 }
 
 function evalValue(x: Value, state: State): Value {

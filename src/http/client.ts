@@ -29,7 +29,8 @@ export interface Authenticator {
 }
 
 export interface Signer {
-  sign(request: PreparedRequest): void;
+  /** Signs the request in place; returns the secrets it computed (the header, the signature inside it). */
+  sign(request: PreparedRequest): string[];
 }
 
 export interface ClientOptions {
@@ -246,9 +247,7 @@ export class HttpClient {
         registerAuthHeaders(attempt, logger.secrets);
         if (logger.isDebug()) logger.debug(debugLine(attempt, logger.secrets));
         if (trusted && this.options.signer) {
-          this.options.signer.sign(attempt);
-          const signature = attempt.headers.get('authorization');
-          if (signature !== undefined) logger.secrets.addRecent(signature);
+          for (const secret of this.options.signer.sign(attempt)) logger.secrets.addRecent(secret);
         }
         if (this.options.stats) this.options.stats.requests++;
         const sentAt = this.nowMs();

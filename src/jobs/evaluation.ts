@@ -1,6 +1,7 @@
 /** Job params and userData evaluated once per job instance (spec 03 §2.1, 02 §12.1). */
 import { UserError } from '../errors/UserError.ts';
-import { evaluateTopLevel, type FunctionContext } from '../functions/index.ts';
+import { evaluateTopLevel, type EvaluateOptions, type FunctionContext } from '../functions/index.ts';
+import type { SecretRegistry } from '../logging/redact.ts';
 import { arrayMerge } from '../php/arrayMerge.ts';
 import { isEmpty, isMap, JsonObject, PhpArray, type Value } from '../php/value.ts';
 
@@ -19,11 +20,22 @@ export function normalizeEvaluated(v: Value, top: boolean): Value {
   return v;
 }
 
-export function evaluateParams(params: Value | undefined, ctx: FunctionContext, now?: () => number, path?: string): Value {
+/** Evaluation options: the clock, and the run's secrets (a value computed from one is a secret). */
+function optionsOf(now: (() => number) | undefined, secrets: SecretRegistry | undefined): EvaluateOptions {
+  return { ...(now ? { now } : {}), ...(secrets ? { secrets } : {}) };
+}
+
+export function evaluateParams(
+  params: Value | undefined,
+  ctx: FunctionContext,
+  now?: () => number,
+  path?: string,
+  secrets?: SecretRegistry,
+): Value {
   if (isEmpty(params) || !(isMap(params) || Array.isArray(params))) return isEmpty(params) ? [] : params!;
   let evaluated: Value;
   try {
-    evaluated = evaluateTopLevel(params!, ctx, now ? { now } : undefined);
+    evaluated = evaluateTopLevel(params!, ctx, optionsOf(now, secrets));
   } catch (e) {
     if (e instanceof UserError)
       throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath ?? path, context: e.context });
@@ -53,6 +65,7 @@ export function evaluateUserData(
   ctx: FunctionContext,
   now?: () => number,
   path?: string,
+  secrets?: SecretRegistry,
 ): Map<string, Value> {
   // The reference merges the two with `array_merge`, which renumbers integer-like keys from 0
   // ({"12": …} becomes column `0`; its link hashes include the renumbered key, issue 22).
@@ -60,7 +73,7 @@ export function evaluateUserData(
   if (merged.size === 0) return new Map();
   let evaluated: Value;
   try {
-    evaluated = evaluateTopLevel(merged, ctx, now ? { now } : undefined);
+    evaluated = evaluateTopLevel(merged, ctx, optionsOf(now, secrets));
   } catch (e) {
     if (e instanceof UserError)
       throw new UserError(`User script error: ${e.message}`, { configPath: e.configPath ?? path, context: e.context });

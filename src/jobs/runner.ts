@@ -173,9 +173,18 @@ export class JobRunner {
     const template = job.endpointValue;
     const endpoint = typeof template === 'string' ? substituteEndpoint(template, run.bindings) : template;
     const { dataType } = job;
-    const params = evaluateParams(job.params, this.ctx.functions, this.ctx.nowMs, `${path}.params`);
+    const { secrets } = this.ctx.logger;
+    const params = evaluateParams(job.params, this.ctx.functions, this.ctx.nowMs, `${path}.params`, secrets);
     const userDataPath = job.userData !== undefined ? `${path}.userData` : this.pathOf('userData');
-    const parentColumns = evaluateUserData(this.ctx.userData, job.userData, run.root, this.ctx.functions, this.ctx.nowMs, userDataPath);
+    const parentColumns = evaluateUserData(
+      this.ctx.userData,
+      job.userData,
+      run.root,
+      this.ctx.functions,
+      this.ctx.nowMs,
+      userDataPath,
+      secrets,
+    );
     for (const [k, v] of bindingColumns(run.bindings)) parentColumns.set(k, v);
     const instance: JobInstance = { config: job.config, endpoint: endpoint as string, params, path };
     return { instance, dataType, parentColumns, shownEndpoint: typeof endpoint === 'string' ? endpoint : '' };

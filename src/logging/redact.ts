@@ -69,15 +69,23 @@ const VALUE_PLACES: [string, string][] = [
   [String.raw`(?<=\b(?:Bearer|Basic|Token|token|OAuth|MAC|Digest|Bot)\s)`, String.raw`(?=$|[\s"'\\,;&])`],
 ];
 
+interface Compiled {
+  free: RegExp | undefined;
+  bound: RegExp | undefined;
+  wrapped: RegExp | undefined;
+}
+
 export class SecretRegistry {
   /** Forms of secrets ≥ MIN_FREE_LENGTH characters: hidden anywhere. */
   private free = new Set<string>();
   /** Forms of shorter secrets: hidden only where they stand as a value. */
   private bound = new Set<string>();
   private readonly known = new Set<string>();
+  /** Base64 of long secrets as a wrapped base64 text holds it (line breaks inside): regex sources. */
+  private wrapped = new Set<string>();
   /** Per-attempt values, least recently used first; each with its forms. */
   private readonly recent = new Map<string, string[]>();
-  private compiled: { free: RegExp | undefined; bound: RegExp | undefined } | undefined;
+  private compiled: Compiled | undefined;
 
   /** Registers a secret for the rest of the run. */
   add(value: string): void {
@@ -86,6 +94,7 @@ export class SecretRegistry {
     this.recent.delete(value);
     const target = [...value].length >= MIN_FREE_LENGTH ? this.free : this.bound;
     for (const form of derivedForms(value)) if (form !== '') target.add(form);
+    for (const source of wrappedBase64Sources(value)) this.wrapped.add(source);
     this.compiled = undefined;
   }
 
@@ -129,6 +138,19 @@ export class SecretRegistry {
     else if (v instanceof Map) for (const x of v.values()) this.addValue(x, recent);
   }
 
+  /**
+   * Registers a value computed from a secret (a user function's result: an HMAC, a hash, a
+   * concatenation). A derived value shorter than MIN_FREE_LENGTH is left alone: a length or a
+   * flag computed from a token is not a credential, and hiding `16` would garble `limit=16`.
+   */
+  addDerived(v: Value): void {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' || v instanceof PhpFloat) {
+      const text = phpString(v);
+      if ([...text].length >= MIN_FREE_LENGTH) this.add(text);
+    } else if (Array.isArray(v)) for (const x of v) this.addDerived(x);
+    else if (v instanceof Map) for (const x of v.values()) this.addDerived(x);
+  }
+
   /** Collects every non-empty string under a key starting with `#`, anywhere (01 §4.5). */
   collectFrom(config: Value): void {
     const walk = (v: Value, secret: boolean): void => {
@@ -161,11 +183,15 @@ export class SecretRegistry {
     }
   }
 
-  private patterns(): { free: RegExp | undefined; bound: RegExp | undefined } {
+  private patterns(): Compiled {
     if (this.compiled) return this.compiled;
     const free = new Set(this.free);
     const bound = new Set(this.bound);
-    for (const [value, forms] of this.recent) for (const f of forms) ([...value].length >= MIN_FREE_LENGTH ? free : bound).add(f);
+    const wrapped = new Set(this.wrapped);
+    for (const [value, forms] of this.recent) {
+      for (const f of forms) ([...value].length >= MIN_FREE_LENGTH ? free : bound).add(f);
+      for (const source of wrappedBase64Sources(value)) wrapped.add(source);
+    }
     // Longest first: the regex alternation takes the first alternative that matches, so a
     // secret containing another is hidden whole.
     const source = (set: Set<string>): string | undefined =>
@@ -183,15 +209,17 @@ export class SecretRegistry {
         boundSource === undefined
           ? undefined
           : new RegExp(VALUE_PLACES.map(([before, after]) => `${before}(?:${boundSource})${after}`).join('|'), 'g'),
+      wrapped: wrapped.size === 0 ? undefined : new RegExp([...wrapped].join('|'), 'g'),
     };
     return this.compiled;
   }
 
   redact(text: string): string {
-    const { free, bound } = this.patterns();
+    const { free, bound, wrapped } = this.patterns();
     let out = text;
     if (free) out = out.replace(free, HIDDEN);
     if (bound) out = out.replace(bound, HIDDEN);
+    if (wrapped && WRAPPED_BASE64.test(out)) out = out.replace(wrapped, HIDDEN);
     return out;
   }
 
@@ -208,6 +236,11 @@ export class SecretRegistry {
   }
 }
 
+/** `s` with the hex digits of its percent escapes lowercased (`%2F` → `%2f`). */
+function lowercaseEscapes(s: string): string {
+  return s.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase());
+}
+
 /** The JSON string body of `s` (no quotes), as JSON.stringify / the log context escape it. */
 function jsonInner(s: string): string {
   return JSON.stringify(s).slice(1, -1);
@@ -220,6 +253,13 @@ function jsonInner(s: string): string {
  * alphabets. Cores shorter than 8 characters are left out: too short to be unique.
  */
 function base64Cores(value: string): string[] {
+  if ([...value].length < MIN_FREE_LENGTH) return [];
+  // Header bytes a server read as Latin-1, then echoed as UTF-8 inside base64.
+  const latin1 = /[^\x00-\x7f]/.test(value) ? alignedCores(Buffer.from(value, 'utf8').toString('latin1')) : [];
+  return [...alignedCores(value), ...latin1];
+}
+
+function alignedCores(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
   const cores: string[] = [];
   for (const k of [0, 1, 2]) {
@@ -232,12 +272,32 @@ function base64Cores(value: string): string[] {
 }
 
 /**
- * The forms in which a secret can reach a log line: URL-encoded (form, raw and WHATWG styles),
- * base64, its UTF-8 bytes read as Latin-1, JSON-escaped (plain and PHP style with `\/` and `\uXXXX`), with newlines flattened as the
- * line format does, and each of these JSON-escaped once more (a response body echoed inside the
- * JSON context of a log line).
+ * A line break inside a wrapped base64 text (MIME wraps at 76 characters, PEM at 64), as it
+ * stands in a text being masked: raw, JSON-escaped in a log context, or escaped twice.
  */
-/** The forms a secret takes on its way out: raw, URL-encoded (form, raw, WHATWG), base64, JSON-escaped, UTF-8 read as Latin-1. */
+const WRAP_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n|(?:\\\\r)?\\\\n)?`;
+
+/**
+ * A base64 run that goes on after a line break: only then is the wrapped search worth its cost.
+ * The break comes first in the pattern, so the scan stops only at line breaks.
+ */
+export const WRAPPED_BASE64 = /(?<=[A-Za-z0-9+/_-]{16})(?:\r?\n|(?:\\r)?\\n|(?:\\\\r)?\\\\n)(?=[A-Za-z0-9+/_-])/;
+
+/**
+ * Regex sources for the base64 cores of a secret of MIN_FREE_LENGTH characters or more, with a
+ * line break allowed between any two characters: wherever the wrapping falls, the characters that
+ * encode the secret are found (each core alone is matched by the free forms; this catches the split).
+ */
+export function wrappedBase64Sources(value: string): string[] {
+  return base64Cores(value).map((core) => [...core].map(escapeRegExp).join(WRAP_BREAK));
+}
+
+/**
+ * The forms in which a secret can reach a log line: URL-encoded (form, raw and WHATWG styles, with
+ * upper- or lowercase hex), base64, its UTF-8 bytes read as Latin-1, JSON-escaped (plain and PHP
+ * style with `\/` and `\uXXXX`), with newlines flattened as the line format does, and each of
+ * these JSON-escaped once more (a response body echoed inside the JSON context of a log line).
+ */
 export function derivedForms(value: string): string[] {
   const once = [
     value,
@@ -259,11 +319,13 @@ export function derivedForms(value: string): string[] {
   for (const encoded of [urlencode(value), rawurlencode(value)]) {
     if (encoded !== value) once.push(urlencode(encoded), rawurlencode(encoded));
   }
-  if ([...value].length >= MIN_FREE_LENGTH) {
-    once.push(...base64Cores(value));
-    // Header bytes a server read as Latin-1, then echoed as UTF-8 inside base64.
-    if (/[^\x00-\x7f]/.test(value)) once.push(...base64Cores(Buffer.from(value, 'utf8').toString('latin1')));
+  // Hex digits of a percent escape may be lowercase (`%2f`: .NET's UrlEncode, many echo services);
+  // the URL means the same, so the secret is the same.
+  for (const form of [...once]) {
+    const lower = lowercaseEscapes(form);
+    if (lower !== form) once.push(lower);
   }
+  once.push(...base64Cores(value));
   const forms = new Set<string>();
   for (const form of once) {
     forms.add(form);

@@ -6,7 +6,7 @@
  * and everything the platform client prints (platform/redaction.ts) use it, each with its own
  * replacement text and the forms its output can hold.
  */
-import { derivedForms, escapeRegExp, MIN_FREE_LENGTH } from './redact.ts';
+import { derivedForms, escapeRegExp, MIN_FREE_LENGTH, WRAPPED_BASE64, wrappedBase64Sources } from './redact.ts';
 
 /**
  * Characters that continue a word around a secret: a secret is hidden where it stands as a value
@@ -53,8 +53,15 @@ export function valueMasker(secrets: readonly string[], options: ValueMaskOption
     const alternatives = `(?:${forms.map(escapeRegExp).join('|')})`;
     return new RegExp(free ? alternatives : `${BEFORE}${alternatives}${AFTER}`, 'gu');
   });
+  // A long secret's base64 split by the line breaks of a wrapped base64 text (redact.ts).
+  const wrappedSources = secrets.flatMap(wrappedBase64Sources);
+  const wrapped = wrappedSources.length === 0 ? undefined : new RegExp(wrappedSources.join('|'), 'g');
   // A plain search first: most strings hold no secret, and the bounded Unicode patterns cost
   // several times more than this test.
   const anyForm = new RegExp(masked.flatMap(({ forms }) => forms.map(escapeRegExp)).join('|'));
-  return (text) => (anyForm.test(text) ? patterns.reduce((out, pattern) => out.replace(pattern, options.replacement), text) : text);
+  return (text) => {
+    let out = anyForm.test(text) ? patterns.reduce((done, pattern) => done.replace(pattern, options.replacement), text) : text;
+    if (wrapped && WRAPPED_BASE64.test(out)) out = out.replace(wrapped, options.replacement);
+    return out;
+  };
 }

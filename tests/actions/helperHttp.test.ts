@@ -200,7 +200,7 @@ function session(signal: AbortSignal) {
       debugLog: [],
       auth: { secrets: () => [], authenticate: async () => {} },
     },
-    { scope: () => true, secrets: [] },
+    { scope: () => true, secrets: () => [] },
   );
 }
 

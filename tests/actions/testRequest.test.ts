@@ -31,6 +31,14 @@ before(async () => {
     if (path === '/needs-key')
       return req.headers['x-api-key'] === 'k-123' ? json(res, 200, [{ ok: 1 }]) : json(res, 401, { error: 'no key' });
     if (path === '/long') return json(res, 200, { text: LONG_TEXT });
+    if (path === '/to') {
+      res.writeHead(302, { Location: new URL(req.target, 'http://x').searchParams.get('location')! });
+      return res.end();
+    }
+    if (path === '/whoami') {
+      const [user, password] = Buffer.from(String(req.headers.authorization).slice('Basic '.length), 'base64').toString().split(':');
+      return json(res, 401, { error: `wrong password ${password} for ${user}` });
+    }
     if (path === '/text') {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       return res.end('hello');
@@ -194,6 +202,45 @@ test('secrets masked: # and __ user parameters, basic, api-key header and query,
   assert.equal(api.requests.at(-1)!.headers.authorization, 'Bearer tok-from-login');
   assert.equal(login.answer().request.headers.Authorization, '--HIDDEN--');
   assert.ok(!login.stdout.includes('tok-from-login') && !login.stdout.includes('top-secret'));
+});
+
+test('basic: the password itself is a secret, not only the header (an API echoing the decoded credentials)', async () => {
+  const password = 'pä ss/w+rd9x';
+  const r = await request({ __AUTH_METHOD: 'basic', username: 'name', '#password': password, jobs: [{ endpoint: 'whoami' }] });
+  assert.deepEqual(r.answer().response.data, { error: 'wrong password --HIDDEN-- for name' });
+  for (const form of [password, JSON.stringify(password).slice(1, -1), 'p\\u00e4 ss']) assert.ok(!r.stdout.includes(form), r.stdout);
+});
+
+test('a signature or hash computed from a # parameter is masked like the parameter (header, query, echoed body)', async () => {
+  const key = { attr: '#key' };
+  const r = await request(
+    { '#key': 'hmacKey-secret-1', jobs: [{ endpoint: 'signed', dataField: '.', params: { sig: { function: 'md5', args: [key] } } }] },
+    { http: { headers: { 'X-Sig': { function: 'hash_hmac', args: ['sha256', 'payload', key] } } } },
+  );
+  const received = api.requests.at(-1)!;
+  const sent = [String(received.headers['x-sig']), new URL(received.target, 'http://x').searchParams.get('sig')!];
+  assert.equal(sent[0].length, 64);
+  for (const value of sent) assert.ok(!r.stdout.includes(value), `${value} in ${r.stdout}`);
+  assert.equal(r.answer().request.headers['X-Sig'], '--HIDDEN--');
+  assert.deepEqual(r.answer().response.data, { echo: '/signed?sig=--HIDDEN--' });
+});
+
+test('a redirect to another origin goes without a header holding such a derived signature', async () => {
+  const foreign = await startServer((_req, res) => json(res, 200, [{ landed: true }]));
+  try {
+    const r = await request(
+      {
+        '#key': 'hmacKey-secret-1',
+        jobs: [{ endpoint: `to?${new URLSearchParams({ location: `${foreign.url}/landing` })}`, dataField: '.' }],
+      },
+      { http: { headers: { 'X-Sig': { function: 'hash_hmac', args: ['sha256', 'payload', { attr: '#key' }] } } } },
+    );
+    assert.deepEqual(r.answer().records, [{ landed: true }]);
+    assert.equal(String(api.requests.at(-1)!.headers['x-sig']).length, 64);
+    assert.equal(foreign.requests[0]!.headers['x-sig'], undefined);
+  } finally {
+    await foreign.close();
+  }
 });
 
 test('the helper allow-list checks the top-level job URL by path', async () => {

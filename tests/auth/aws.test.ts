@@ -9,6 +9,7 @@ import { amzDate, awsCredentialsFrom, awsCredentialsOf, createAwsSigner, signReq
 import { HeaderList } from '../../src/http/headers.ts';
 import type { PreparedRequest } from '../../src/http/prepared.ts';
 import { cfg, harness, header, line, startServer } from './helpers.ts';
+import { cleanup, runWith, startFaultServer } from '../reliability/helpers.ts';
 
 const SUITE = {
   accessKeyId: 'AKIDEXAMPLE',
@@ -130,5 +131,39 @@ it('143-aws-signature-request: the replay server accepts the signed request', {
   } finally {
     h.close();
     await server.close();
+  }
+});
+
+it('the signature alone is a secret: an S3-style error echoing <SignatureProvided> shows it hidden', async () => {
+  const api = await startFaultServer((q, res) => {
+    const signature = /Signature=([0-9a-f]+)/.exec(String(q.headers.authorization))?.[1] ?? '';
+    res.writeHead(403, { 'content-type': 'application/xml' });
+    res.end(`<Error><Code>SignatureDoesNotMatch</Code><SignatureProvided>${signature}</SignatureProvided></Error>`);
+  });
+  const run = await runWith({
+    parameters: {
+      api: { baseUrl: `${api.url}/` },
+      aws: {
+        signature: {
+          credentials: {
+            accessKeyId: 'AKIDEXAMPLE',
+            '#secretKey': SUITE.secretKey,
+            serviceName: 'execute-api',
+            regionName: 'eu-central-1',
+          },
+        },
+      },
+      config: { debug: true, jobs: [{ endpoint: 'items' }] },
+    },
+  });
+  try {
+    const signature = /Signature=([0-9a-f]+)/.exec(String(api.requests[0]!.headers.authorization))![1]!;
+    const log = run.lines.join('\n');
+    assert.ok(log.includes('<SignatureProvided>[hidden]</SignatureProvided>'), log);
+    // Not even a part of it (a message cut at 120 characters must be cut after hiding).
+    assert.ok(!log.includes(signature.slice(0, 16)), log);
+  } finally {
+    cleanup(run);
+    await api.close();
   }
 });

@@ -1,9 +1,10 @@
 /** The evaluation algorithm (spec 02 §11.1–§11.3, §11.10). */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { ApplicationError } from '../../src/errors/ApplicationError.ts';
 import { UserError } from '../../src/errors/UserError.ts';
 import { evaluate, evaluateTopLevel, flattenContext, functionNames, type FunctionContext } from '../../src/functions/index.ts';
+import { SecretRegistry } from '../../src/logging/redact.ts';
 import { JsonObject, PhpArray, type Value } from '../../src/php/value.ts';
 import { f, fn, obj, run } from './helpers.ts';
 
@@ -283,4 +284,28 @@ describe('registry', () => {
       assert.ok(s.maxArgs === undefined || s.maxArgs >= s.minArgs, s.name);
     }
   });
+});
+
+test('a function result computed from a secret is a secret too (an HMAC keyed with a # key, a hash, nested calls)', () => {
+  const secrets = new SecretRegistry();
+  secrets.add('hmacKey-secret-1');
+  const ctx = {
+    attr: new Map<string, Value>([
+      ['#key', 'hmacKey-secret-1'],
+      ['user', 'johndoe'],
+    ]),
+  };
+  const call = (name: string, args: Value[]): Value =>
+    new Map<string, Value>([
+      ['function', name],
+      ['args', args],
+    ]);
+  const hmac = evaluate(call('hash_hmac', ['sha256', 'payload', new Map([['attr', '#key']])]), ctx, { secrets });
+  const nested = evaluate(call('md5', [call('concat', [new Map([['attr', '#key']]), '-x'])]), ctx, { secrets });
+  const plain = evaluate(call('md5', [new Map([['attr', 'user']])]), ctx, { secrets });
+  const short = evaluate(call('sprintf', ['%.3s', new Map([['attr', '#key']])]), ctx, { secrets });
+  assert.equal(secrets.redact(`sig=${hmac}&h=${nested}`), 'sig=[hidden]&h=[hidden]');
+  // A value computed from no secret, and a short one (three characters of it), stay visible.
+  assert.equal(short, 'hma');
+  assert.equal(secrets.redact(`u=${plain}&p=${short}`), `u=${plain}&p=hma`);
 });

@@ -96,3 +96,47 @@ test('a secret inside a URL that is itself URL-encoded, and inside a longer base
   // A short secret at an alignment leaving fewer than 8 base64 characters of its own: left alone (not unique).
   assert.equal(registry('abcdef').redact(Buffer.from('xxabcdefxx').toString('base64')), Buffer.from('xxabcdefxx').toString('base64'));
 });
+
+test('a secret percent-encoded with lowercase hex digits (%2f, as .NET and some echo services write it) is hidden', () => {
+  const secret = 'Tok/en+1=é';
+  const r = registry(secret);
+  const lower = (s: string): string => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+  assert.equal(
+    r.redact(`echo=${lower(encodeURIComponent(`{"authorization":"Bearer ${secret}"}`))}`),
+    'echo=%7b%22authorization%22%3a%22Bearer%20[hidden]%22%7d',
+  );
+  assert.equal(r.redact(`q=${lower(encodeURIComponent(secret))}&a=1`), 'q=[hidden]&a=1');
+  // A short secret, lowercase-encoded where it stands as a value, is hidden too; words stay intact.
+  const short = registry('a/b');
+  assert.equal(short.redact('?k=a%2fb&n=1 path/a%2fbc'), '?k=[hidden]&n=1 path/a%2fbc');
+});
+
+/** `text` as MIME base64: 76 characters a line. */
+function mimeBase64(text: string): string {
+  return Buffer.from(text).toString('base64').replace(/.{76}/g, '$&\n');
+}
+
+/** The bytes the visible base64 runs of a masked text decode to (line breaks dropped, each run on its own). */
+function visibleBytes(masked: string, hidden: string): string {
+  return masked
+    .split(hidden)
+    .map((part) => Buffer.from(part.replace(/\\n|\n/g, ''), 'base64').toString('latin1'))
+    .join('|');
+}
+
+test('a secret inside a wrapped (MIME) base64 text is hidden wherever the line break falls in it', () => {
+  const secret = 'Tok/en+1=é-long-enough';
+  const r = registry(secret);
+  for (let k = 40; k < 80; k++) {
+    const wrapped = mimeBase64(`${'x'.repeat(k)}${secret} and more text after it`);
+    assert.ok(wrapped.includes('\n'));
+    // As a message (raw line break) and inside a log context (JSON-escaped).
+    for (const text of [wrapped, JSON.stringify(wrapped)]) {
+      const out = r.redact(text);
+      assert.ok(!visibleBytes(out, '[hidden]').includes('en+1=\u00c3'), `${k}: ${out}`);
+    }
+  }
+  // A wrapped base64 text without the secret is left as it is.
+  const clean = mimeBase64('y'.repeat(200));
+  assert.equal(r.redact(clean), clean);
+});

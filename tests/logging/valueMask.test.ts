@@ -42,3 +42,17 @@ test('a secret of MIN_FREE_LENGTH characters or more is hidden inside words too,
   assert.equal(long('/files/s3cr3t.json?x=as3cr3tb'), '/files/[hidden].json?x=a[hidden]b');
   assert.equal(valueMasker(['s3cr3'], { replacement: '[hidden]' })('/files/s3cr3.json'), '/files/s3cr3.json');
 });
+
+test('a long secret inside a wrapped (MIME) base64 text is masked wherever the line break falls in it', () => {
+  const secret = 'api-Key/42+zz';
+  const maskLong = valueMasker([secret], { replacement: '--HIDDEN--' });
+  for (let k = 0; k < 80; k++) {
+    const wrapped = Buffer.from(`${'x'.repeat(k)}${secret} and more`)
+      .toString('base64')
+      .replace(/.{76}/g, '$&\n');
+    const visible = maskLong(wrapped)
+      .split('--HIDDEN--')
+      .map((part) => Buffer.from(part.replace(/\n/g, ''), 'base64').toString('latin1'));
+    assert.ok(!visible.some((bytes) => bytes.includes('Key/42')), `${k}: ${maskLong(wrapped)}`);
+  }
+});
