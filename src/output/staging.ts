@@ -69,6 +69,8 @@ export class OutputStaging {
   readonly dir: string;
   readonly spoolDir: string;
   private readonly tablesDir: string;
+  /** `out/` when this run created it: a run that ends without output removes it again if empty. */
+  private readonly createdOut: string | undefined;
   private readonly tables = new Map<string, TableFile>();
   private readonly manifests = new Map<string, string>();
   /** Tables whose names cannot be files, by the name they were opened with: the run fails when it writes them. */
@@ -81,7 +83,8 @@ export class OutputStaging {
   constructor(dataDir: string, options: { rename?: RenameFile } = {}) {
     this.tablesDir = path.join(dataDir, 'out', 'tables');
     this.rename = options.rename ?? fs.renameSync;
-    fs.mkdirSync(path.join(dataDir, 'out'), { recursive: true });
+    const out = path.join(dataDir, 'out');
+    this.createdOut = fs.mkdirSync(out, { recursive: true }) === undefined ? undefined : out;
     // The name and the heartbeat let a later run tell a killed run's folder (staleStaging.ts).
     this.dir = fs.mkdtempSync(path.join(dataDir, 'out', stagingPrefix()));
     this.stopHeartbeat = keepMarkedAlive(this.dir);
@@ -191,5 +194,15 @@ export class OutputStaging {
     }
     this.tables.clear();
     fs.rmSync(this.dir, { recursive: true, force: true });
+    if (this.createdOut !== undefined) removeIfEmpty(this.createdOut);
+  }
+}
+
+/** Removes `dir` when nothing is in it (a failed run leaves the data folder as it found it); else leaves it. */
+function removeIfEmpty(dir: string): void {
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // Not empty (the state, the tables), or already gone: it stays as it is.
   }
 }

@@ -152,3 +152,29 @@ test('same file system: the tables are renamed into place', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a run that ends without output removes the out/ it created, and only that', () => {
+  const created = makeDataDir({});
+  new OutputStaging(created).discard();
+  assert.equal(fs.existsSync(path.join(created, 'out')), false);
+
+  const existing = makeDataDir({});
+  fs.mkdirSync(path.join(existing, 'out'));
+  new OutputStaging(existing).discard();
+  assert.deepEqual(fs.readdirSync(path.join(existing, 'out')), []);
+
+  const withState = makeDataDir({});
+  const staging = new OutputStaging(withState);
+  fs.writeFileSync(path.join(withState, 'out', 'state.json'), '{}');
+  staging.discard();
+  assert.deepEqual(fs.readdirSync(path.join(withState, 'out')), ['state.json']);
+});
+
+test('a failed run leaves the data folder as it found it: no out/ when there was none', async () => {
+  const refused = {
+    parameters: { api: { baseUrl: 'http://127.0.0.1:9/', retryConfig: { maxRetries: 0 } }, config: { jobs: [{ endpoint: 'x' }] } },
+  };
+  const r = await runIn(makeDataDir(refused));
+  assert.equal(r.code, 1);
+  assert.deepEqual(fs.readdirSync(r.dir), ['config.json']);
+});
