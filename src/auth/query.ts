@@ -27,6 +27,8 @@ export const queryMap: SchemaNode = {
   description: `Query parameter name → value. ${functionValue} Evaluated for every request; {"query": name} and {"request": "path"} read the request.`,
   additionalProperties: { description: functionValue },
   examples: [{ apiKey: { attr: '#apiKey' } }],
+  // A set `query` of another type is the reference's type error (Query::__construct takes an array).
+  'x-stops': (v) => !isEmpty(v as Value),
 };
 
 function parseQueryOptions(source: AuthSource, type: QueryOptions['type']): QueryOptions {

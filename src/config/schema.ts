@@ -10,6 +10,7 @@
  * enums, closed key sets — documents the intended shape: editors flag deviations, and the
  * pre-flight checks report them as WARNINGs (errors with --strict).
  */
+import { truthy, type Value } from '../php/value.ts';
 import { authentication } from './schemaAuth.ts';
 import { job } from './schemaJob.ts';
 import { apiHttp, retryConfig } from './schemaHttp.ts';
@@ -88,6 +89,8 @@ const configAttributes: Record<string, SchemaNode> = {
     description:
       'Load the tables incrementally (manifest "incremental"). Must be a JSON boolean; set a primary key (mappings) so rows are updated, not appended.',
     examples: [true],
+    // A truthy non-boolean is the reference's type error when the manifests are written (01 §1.4).
+    'x-stops': (v) => truthy(v as Value),
   },
   http: {
     type: 'object',
@@ -237,6 +240,8 @@ export const configSchema = {
           items: {
             type: 'object',
             description: 'Keys replacing the same top-level keys of config for this run.',
+            // An item of another type is the reference's type error (01 §2.3).
+            'x-stops': (v) => v !== null,
             // An item's jobs replace config.jobs: checked as jobs are.
             properties: { jobs: configSection.properties.jobs, ...configAttributes },
             additionalProperties: true,

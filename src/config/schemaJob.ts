@@ -1,5 +1,6 @@
 /** The schema of a job (`parameters.config.jobs[]`, and `children[]` at any depth). */
 import { functionValue, headerMap, MAP, misplaced, phpEmpty, type SchemaNode } from '../spec/schemaNode.ts';
+import { isEmpty, type Value } from '../php/value.ts';
 import { prefetchOption } from '../pagination/index.ts';
 
 const dataPath: SchemaNode = {
@@ -135,7 +136,13 @@ export const job = {
       description: 'Extra columns added to the rows of this job (overrides config.userData). Values may be user functions.',
       examples: [{ source: 'api' }],
     },
-    id: { type: 'string', description: 'Job identity; jobs with the same identity collapse into one.', examples: ['users'] },
+    id: {
+      type: 'string',
+      description: 'Job identity; jobs with the same identity collapse into one.',
+      examples: ['users'],
+      // A set id of another type is the reference's type error (03 §1.3).
+      'x-stops': (v) => !isEmpty(v as Value),
+    },
     headers: headerMap('Request headers of this job; they override client headers of the same name.', { 'X-Page-Size': '100' }),
     prefetch: {
       ...prefetchOption,

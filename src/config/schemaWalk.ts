@@ -192,6 +192,9 @@ export class SchemaWalk {
     // A reading says what the value counts as; the example then says what to write instead.
     const example =
       node.examples !== undefined && (hint === '' || reading !== undefined) ? ` Example: ${JSON.stringify(node.examples[0])}.` : '';
-    this.findings.push({ path, message: `${path}: ${problem}; the value is tolerated but may not do what you meant.${hint}${example}` });
+    const outcome = node['x-stops']?.(value)
+      ? 'the run stops on it (exit 2), as the reference does'
+      : 'the value is tolerated but may not do what you meant';
+    this.findings.push({ path, message: `${path}: ${problem}; ${outcome}.${hint}${example}` });
   }
 }

@@ -9,7 +9,7 @@ import { pjsonOrFalse } from '../php/jsonEncode.ts';
 import { isEmpty, isInt, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
-import { flagOption } from './optionNodes.ts';
+import { flagOption, strictType } from './optionNodes.ts';
 import { phpInt, phpIntvalBig } from '../php/intval.ts';
 import { OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
@@ -21,10 +21,11 @@ const CURSOR_OPTIONS = {
     type: 'string',
     description: 'Required. Path (delimiter `.`) of the id inside each record; ids must be numeric.',
     examples: ['id'],
+    ...strictType,
   },
-  param: { type: 'string', description: 'Required. Name of the parameter carrying the cursor.', examples: ['since_id'] },
+  param: { type: 'string', description: 'Required. Name of the parameter carrying the cursor.', examples: ['since_id'], ...strictType },
   reverse: flagOption('Use the lowest id instead of the highest (truthiness).', false),
-  increment: { type: 'integer', default: 0, description: 'Integer added to the cursor (may be negative).', examples: [1] },
+  increment: { type: 'integer', default: 0, description: 'Integer added to the cursor (may be negative).', examples: [1], ...strictType },
 } as const satisfies Record<string, SchemaNode>;
 
 export interface CursorOptions {

@@ -7,6 +7,7 @@ import { UserError } from '../errors/UserError.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, PhpArray, type Value } from '../php/value.ts';
 import { OptionReader } from './options.ts';
+import { strictType } from './optionNodes.ts';
 import { registerPaginationMethod, type ScrollerSetup } from './registry.ts';
 import { jobRequest, type JobInstance, type Scroller } from './scroller.ts';
 
@@ -99,6 +100,7 @@ registerPaginationMethod({
       type: 'string',
       description: 'Name of the scroller for jobs without a `scroller` member. An entry merely named `default` is not used automatically.',
       examples: ['cursor'],
+      ...strictType,
     },
   },
   required: ['scrollers'],

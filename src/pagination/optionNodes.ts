@@ -2,7 +2,14 @@
  * Schema nodes that several pagination methods share: the truthiness flag and `prefetch`. Each
  * method declares its other option nodes in its own file.
  */
+import { isEmpty, type Value } from '../php/value.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
+
+/**
+ * An option read strictly (OptionReader.strictString, wrongType): a set value of another type is
+ * the reference's type error, so the pre-flight warning says the run stops on it.
+ */
+export const strictType = { 'x-stops': (v: unknown) => !isEmpty(v as Value) } as const satisfies SchemaNode;
 
 /**
  * A flag read with truthiness (OptionReader.flag). The default stays a literal type so a parser

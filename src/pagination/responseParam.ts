@@ -8,7 +8,7 @@ import { lookup } from '../php/pathLookup.ts';
 import { isEmpty, PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
-import { flagOption } from './optionNodes.ts';
+import { flagOption, strictType } from './optionNodes.ts';
 import { OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
 import { jobRequest, paramsMap, type JobInstance, type Scroller } from './scroller.ts';
@@ -19,8 +19,14 @@ const RESPONSE_PARAM_OPTIONS = {
     type: 'string',
     description: 'Required. Path (delimiter `.`) of the value in the response.',
     examples: ['meta.next_token'],
+    ...strictType,
   },
-  queryParam: { type: 'string', description: 'Required. Name of the parameter that carries the value.', examples: ['token'] },
+  queryParam: {
+    type: 'string',
+    description: 'Required. Name of the parameter that carries the value.',
+    examples: ['token'],
+    ...strictType,
+  },
   includeParams: flagOption('Send the job parameters with every next page.', false),
   scrollRequest: {
     type: 'object',

@@ -9,14 +9,20 @@ import { phpString } from '../php/stringConversion.ts';
 import { isEmpty, phpType, type PhpArray, type Value } from '../php/value.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
-import { flagOption } from './optionNodes.ts';
+import { flagOption, strictType } from './optionNodes.ts';
 import { OptionReader } from './options.ts';
 import { registerPaginationMethod } from './registry.ts';
 import { replaceParams, requestWithParams, type JobInstance, type Scroller } from './scroller.ts';
 
 /** The options of a next-page link, shared with `zendesk.response.url`. */
 export const LINK_OPTIONS = {
-  urlKey: { type: 'string', default: 'next_page', description: 'Path of the next-page link in the response.', examples: ['links.next'] },
+  urlKey: {
+    type: 'string',
+    default: 'next_page',
+    description: 'Path of the next-page link in the response.',
+    examples: ['links.next'],
+    ...strictType,
+  },
   includeParams: flagOption("Send the job parameters with every next page (they override the link's own query parameters).", false),
   paramIsQuery: flagOption("The link is a query string: its parameters are sent to the job's endpoint.", false),
 } as const satisfies Record<string, SchemaNode>;
@@ -24,7 +30,7 @@ export const LINK_OPTIONS = {
 /** The options' schema nodes; the parser below takes its defaults from them. */
 const RESPONSE_URL_OPTIONS = {
   urlKey: LINK_OPTIONS.urlKey,
-  delimiter: { type: 'string', default: '.', description: 'Path delimiter of `urlKey`.', examples: ['/'] },
+  delimiter: { type: 'string', default: '.', description: 'Path delimiter of `urlKey`.', examples: ['/'], 'x-stops': (v) => v !== null },
   includeParams: LINK_OPTIONS.includeParams,
   paramIsQuery: LINK_OPTIONS.paramIsQuery,
 } as const satisfies Record<string, SchemaNode>;

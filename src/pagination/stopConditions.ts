@@ -13,6 +13,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { SchemaNode } from '../spec/schemaNode.ts';
 import { phpIntval } from '../php/intval.ts';
 import { numericValue, OptionReader } from './options.ts';
+import { strictType } from './optionNodes.ts';
 import type { JobInstance, Scroller } from './scroller.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -22,7 +23,7 @@ const nextPageFlagNode = {
   type: 'object',
   description: 'Stop on a flag in the response: stop when the member `field` equals `stopOn` (missing → `ifNotSet`).',
   properties: {
-    field: { type: 'string', description: 'Name of the flag member in the response (no path).', examples: ['hasMore'] },
+    field: { type: 'string', description: 'Name of the flag member in the response (no path).', examples: ['hasMore'], ...strictType },
     stopOn: { type: 'boolean', description: 'Stop when the flag (truthiness) equals this.', examples: [false] },
     // Not a schema default: the fallback is the value of another option.
     ifNotSet: { type: 'boolean', description: 'Flag value when the member is missing or null. Default: stopOn.', examples: [true] },
@@ -103,7 +104,7 @@ const forceStopNode = {
   type: 'object',
   description: 'Stop after a number of pages, a time or a volume per job instance.',
   properties: {
-    pages: { type: 'integer', minimum: 1, description: 'At most this many pages (requests).', examples: [10] },
+    pages: { type: 'integer', minimum: 1, description: 'At most this many pages (requests).', examples: [10], ...strictType },
     time: {
       type: ['integer', 'string'],
       minimum: 1,
@@ -222,7 +223,7 @@ const limitStopNode = {
   type: 'object',
   description: 'Stop once the records fetched reach a count: a fixed `count`, or the number at `field` in the response.',
   properties: {
-    field: { type: 'string', description: 'Path of the total in the response.', examples: ['meta.total'] },
+    field: { type: 'string', description: 'Path of the total in the response.', examples: ['meta.total'], ...strictType },
     count: { type: 'integer', description: 'Fixed total.', examples: [1000] },
   },
   additionalProperties: false,

@@ -41,6 +41,11 @@ export type SchemaNode = {
    * Undefined: no note for that value. Not part of the JSON Schema (functions are not serialised).
    */
   'x-reading'?: (value: unknown) => string | undefined;
+  /**
+   * For a value of a type the node does not admit: whether the run stops on it (the reference's
+   * type error, exit 2) rather than reading it loosely, so the warning says so. Not serialised.
+   */
+  'x-stops'?: (value: unknown) => boolean;
 };
 
 /** PHP `empty()` as a schema: null, false, 0, "", "0", [] or {}. */

@@ -73,6 +73,28 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     assert.match(api.requests.at(-1)!.target, /^\/customers\?page\+size=%7Blimit%7D/);
   });
 
+  it('a value of the wrong type the reference stops on: the warning says the run stops, not that it is tolerated', async () => {
+    const dir = makeDataDir(
+      config(
+        {},
+        {
+          jobs: [
+            { endpoint: 'customers', dataField: 'data.customers', id: 42 },
+            { endpoint: 'orders', id: [] },
+          ],
+        },
+      ),
+    );
+    const lines: string[] = [];
+    await validate({ env: { KBC_DATADIR: dir }, write: (l) => lines.push(l) });
+    const w = warnings(lines).join('\n');
+    assert.match(
+      w,
+      /parameters\.config\.jobs\[0\]\.id: should be a string, not an integer \(42\); the run stops on it \(exit 2\), as the reference does\./,
+    );
+    assert.match(w, /parameters\.config\.jobs\[1\]\.id: should be a string, not a list \(\[\]\); the value is tolerated/);
+  });
+
   it('values of the wrong type the reference tolerates: params as a list, retryConfig.maxRetries "three"', async () => {
     const r = await run(
       config(
