@@ -193,7 +193,7 @@ export class SchemaWalk {
     const example =
       node.examples !== undefined && (hint === '' || reading !== undefined) ? ` Example: ${JSON.stringify(node.examples[0])}.` : '';
     const outcome = node['x-stops']?.(value)
-      ? 'the run stops on it (exit 2), as the reference does'
+      ? 'the run fails on it, as the reference does'
       : 'the value is tolerated but may not do what you meant';
     this.findings.push({ path, message: `${path}: ${problem}; ${outcome}.${hint}${example}` });
   }

@@ -7,7 +7,7 @@ import type { SchemaNode } from '../spec/schemaNode.ts';
 
 /**
  * An option read strictly (OptionReader.strictString, wrongType): a set value of another type is
- * the reference's type error, so the pre-flight warning says the run stops on it.
+ * the reference's type error, so the pre-flight warning says the run fails on it.
  */
 export const strictType = { 'x-stops': (v: unknown) => !isEmpty(v as Value) } as const satisfies SchemaNode;
 

@@ -42,8 +42,8 @@ export type SchemaNode = {
    */
   'x-reading'?: (value: unknown) => string | undefined;
   /**
-   * For a value of a type the node does not admit: whether the run stops on it (the reference's
-   * type error, exit 2) rather than reading it loosely, so the warning says so. Not serialised.
+   * For a value of a type the node does not admit: whether the run fails on it (the reference's
+   * type error; a user error where its reader refuses it) rather than reading it loosely, so the warning says so. Not serialised.
    */
   'x-stops'?: (value: unknown) => boolean;
 };

@@ -90,7 +90,7 @@ describe('pre-flight warnings name the key and the fix; the run goes on', () => 
     const w = warnings(lines).join('\n');
     assert.match(
       w,
-      /parameters\.config\.jobs\[0\]\.id: should be a string, not an integer \(42\); the run stops on it \(exit 2\), as the reference does\./,
+      /parameters\.config\.jobs\[0\]\.id: should be a string, not an integer \(42\); the run fails on it, as the reference does\./,
     );
     assert.match(w, /parameters\.config\.jobs\[1\]\.id: should be a string, not a list \(\[\]\); the value is tolerated/);
   });
