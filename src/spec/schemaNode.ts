@@ -43,7 +43,8 @@ export type SchemaNode = {
   'x-reading'?: (value: unknown) => string | undefined;
   /**
    * For a value of a type the node does not admit: whether the run fails on it (the reference's
-   * type error; a user error where its reader refuses it) rather than reading it loosely, so the warning says so. Not serialised.
+   * type error, or a user error where its reader refuses it) rather than reading it loosely, so
+   * the warning says so. Not serialised.
    */
   'x-stops'?: (value: unknown) => boolean;
 };
