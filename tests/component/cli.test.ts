@@ -60,18 +60,25 @@ test('the output worker has a bundle of its own, without the HTTP stack, the log
   assert.ok(code.length < fs.statSync(BUNDLE).size / 5, 'a fraction of the extractor bundle');
 });
 
-test('a plain run loads the bundle and no ssh2, ajv compiler or other module file', async () => {
+/** What a one-request run of the built command with a preloaded hook printed, and what the hook wrote. */
+interface HookedRun {
+  stdout: string;
+  stderr: string;
+  /** The hook's file, as it wrote it. */
+  listed: string;
+  /** The run's data folder. */
+  dir: string;
+}
+
+/**
+ * Runs the built command once on a one-request data folder with `--import` of a hook whose source
+ * is `hookSource(listFile)`, then `check`s it; the hook's folder and the data folder are removed after.
+ */
+async function withHookedRun(hookSource: (listFile: string) => string, check: (run: HookedRun) => void): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cli-'));
-  // Records every module file the run loads (builtins are not files).
   const hook = path.join(tmp, 'hook.mjs');
-  const list = path.join(tmp, 'loaded.txt');
-  fs.writeFileSync(
-    hook,
-    `import { registerHooks } from 'node:module';
-import fs from 'node:fs';
-registerHooks({ load(url, context, next) { if (url.startsWith('file:')) fs.appendFileSync(${JSON.stringify(list)}, url + '\\n'); return next(url, context); } });
-`,
-  );
+  const list = path.join(tmp, 'list.txt');
+  fs.writeFileSync(hook, hookSource(list));
   const dir = makeDataDir({
     parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } },
   });
@@ -81,70 +88,64 @@ registerHooks({ load(url, context, next) { if (url.startsWith('file:')) fs.appen
       env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir },
       encoding: 'utf8',
     });
-    assert.equal(run.stderr, '');
-    const loaded = fs
-      .readFileSync(list, 'utf8')
-      .trim()
-      .split('\n')
-      .map((u) => path.relative(ROOT, new URL(u).pathname));
-    // The extractor's bundle is read as a script (src/runtime/scriptCache.ts), not through the loader.
-    assert.deepEqual(loaded, ['dist/cli.js']);
-    assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
+    check({ stdout: run.stdout, stderr: run.stderr, listed: fs.readFileSync(list, 'utf8'), dir });
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test('a plain run loads the bundle and no ssh2, ajv compiler or other module file', async () => {
+  // Records every module file the run loads (builtins are not files).
+  await withHookedRun(
+    (list) => `import { registerHooks } from 'node:module';
+import fs from 'node:fs';
+registerHooks({ load(url, context, next) { if (url.startsWith('file:')) fs.appendFileSync(${JSON.stringify(list)}, url + '\\n'); return next(url, context); } });
+`,
+    (run) => {
+      assert.equal(run.stderr, '');
+      const loaded = run.listed
+        .trim()
+        .split('\n')
+        .map((u) => path.relative(ROOT, new URL(u).pathname));
+      // The extractor's bundle is read as a script (src/runtime/scriptCache.ts), not through the loader.
+      assert.deepEqual(loaded, ['dist/cli.js']);
+      assert.equal(fs.readFileSync(path.join(run.dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
+    },
+  );
 });
 
 test("a plain one-request run loads none of Node's modules it does not use: no crypto, fs/promises, readline, worker_threads or the argument parser", async () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cli-'));
   // Node's own modules loaded by the end of the run; the hook itself takes fs without an ES import.
-  const hook = path.join(tmp, 'hook.mjs');
-  const list = path.join(tmp, 'builtins.txt');
-  fs.writeFileSync(
-    hook,
-    `const fs = process.getBuiltinModule('node:fs');
+  await withHookedRun(
+    (list) => `const fs = process.getBuiltinModule('node:fs');
 process.on('exit', () => fs.writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));
 `,
+    (run) => {
+      const loaded = new Set(run.listed.split('\n'));
+      assert.ok(loaded.has('NativeModule http'), 'the list holds the modules the run needs');
+      // Each was measured at 1–10 ms of a start (docs/performance.md, issue 28): crypto is loaded when
+      // something hashes, the others only by an ES import's facade of node:fs or node:util; node:util's
+      // parser (~0.8 ms) only for a command line that has arguments.
+      for (const unused of [
+        'crypto',
+        'internal/fs/promises',
+        'internal/readline/interface',
+        'worker_threads',
+        'internal/util/parse_args/parse_args',
+      ]) {
+        assert.ok(!loaded.has(`NativeModule ${unused}`), `${unused} was loaded`);
+      }
+      assert.equal(fs.readFileSync(path.join(run.dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
+    },
   );
-  const dir = makeDataDir({
-    parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } },
-  });
-  try {
-    await promisify(execFile)(process.execPath, ['--import', hook, CLI], {
-      env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir },
-      encoding: 'utf8',
-    });
-    const loaded = new Set(fs.readFileSync(list, 'utf8').split('\n'));
-    assert.ok(loaded.has('NativeModule http'), 'the list holds the modules the run needs');
-    // Each was measured at 1–10 ms of a start (docs/performance.md, issue 28): crypto is loaded when
-    // something hashes, the others only by an ES import's facade of node:fs or node:util; node:util's
-    // parser (~0.8 ms) only for a command line that has arguments.
-    for (const unused of [
-      'crypto',
-      'internal/fs/promises',
-      'internal/readline/interface',
-      'worker_threads',
-      'internal/util/parse_args/parse_args',
-    ]) {
-      assert.ok(!loaded.has(`NativeModule ${unused}`), `${unused} was loaded`);
-    }
-    assert.equal(fs.readFileSync(path.join(dir, 'out', 'tables', 'b.items'), 'utf8'), '"id"\n"1"\n');
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 });
 
 test('a plain one-request run creates neither process.stdout nor process.stderr: its lines go to fd 1 directly', async () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-cli-'));
   // The hook notes who reads the two getters (creating the stream is their first read), and
   // reads neither itself.
-  const hook = path.join(tmp, 'hook.mjs');
-  const list = path.join(tmp, 'streams.txt');
-  fs.writeFileSync(
-    hook,
-    `const fs = process.getBuiltinModule('node:fs');
+  await withHookedRun(
+    (list) => `const fs = process.getBuiltinModule('node:fs');
 const created = [];
 for (const name of ['stdout', 'stderr']) {
   const own = Object.getOwnPropertyDescriptor(process, name);
@@ -152,22 +153,12 @@ for (const name of ['stdout', 'stderr']) {
 }
 process.on('exit', () => fs.writeFileSync(${JSON.stringify(list)}, created.join('\\n')));
 `,
+    (run) => {
+      // Each stream's creation was measured at 1–3 ms of a one-request job (docs/performance.md, issue 28).
+      assert.equal(run.listed, '');
+      assert.match(run.stdout, /logger\.INFO: Summary: 1 request .*\n.*logger\.INFO: Extractor finished successfully\. \[\] \[\]\n$/);
+    },
   );
-  const dir = makeDataDir({
-    parameters: { api: { baseUrl: `${api.url}/` }, config: { outputBucket: 'b', jobs: [{ endpoint: 'items', dataField: 'items' }] } },
-  });
-  try {
-    const r = await promisify(execFile)(process.execPath, ['--import', hook, CLI], {
-      env: { PATH: process.env['PATH'] ?? '', KBC_DATADIR: dir },
-      encoding: 'utf8',
-    });
-    // Each stream's creation was measured at 1–3 ms of a one-request job (docs/performance.md, issue 28).
-    assert.equal(fs.readFileSync(list, 'utf8'), '');
-    assert.match(r.stdout, /logger\.INFO: Summary: 1 request .*\n.*logger\.INFO: Extractor finished successfully\. \[\] \[\]\n$/);
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 });
 
 test('--fill-compile-cache loads the extractor and the output worker, runs a sample, and a run then uses that cache', async () => {
