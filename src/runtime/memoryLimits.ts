@@ -12,7 +12,8 @@
  * - V8's own out-of-memory end is a fatal error on stderr and exit 133/134: no ERROR line, and
  *   under a container limit the kernel's SIGKILL comes first and says nothing at all.
  *   `guardMemory` checks after each garbage collection how full the heap is against V8's limit
- *   and how large the process is against the container's limit, and ends the run with one
+ *   and how much memory of its own the process holds against the container's limit
+ *   (`ownResidentBytes`), and ends the run with one
  *   ERROR line before either happens. A single allocation too large for what is left can still
  *   end in V8's fatal error: no JavaScript runs then.
  *
@@ -102,11 +103,30 @@ function memoryExhaustion(limits: MemoryLimits, oldUsed: number, oldLimit: numbe
   }
   if (limits.container === undefined) return undefined;
   // Read only under a container limit: it is a read of /proc after every garbage collection.
-  const rss = process.memoryUsage.rss();
-  if (rss > FULL * limits.container) {
-    return `Out of memory: the run uses ${mib(rss)} of the container's memory limit of ${mib(limits.container)}. ${ADVICE}`;
+  const own = ownResidentBytes();
+  if (own > FULL * limits.container) {
+    return `Out of memory: the run holds ${mib(own)} of memory of its own against the container's memory limit of ${mib(limits.container)}. ${ADVICE}`;
   }
   return undefined;
+}
+
+/**
+ * What of this process's memory the kernel cannot take back under a container's limit: its
+ * anonymous resident pages (RssAnon; there is no swap). Its RSS counts the pages of Node's binary
+ * and libraries too — ~35 MB at start, ~50 MB once a run has compiled its busy code and started
+ * the output worker — file pages the kernel drops under pressure and reads again, as it does the
+ * page cache of the files the run writes. Counting RSS, the guard ended P1 (100,000 records) at
+ * its start in a container of 96 MiB ("uses 82 MiB"), where the container had charged 41 MiB and
+ * the run fits (docs/performance.md, issue 28). RSS where /proc/self/status has no RssAnon.
+ */
+export function ownResidentBytes(): number {
+  try {
+    const kib = /^RssAnon:\s+(\d+) kB$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (kib !== undefined) return Number(kib) * 1024;
+  } catch {
+    // not Linux
+  }
+  return process.memoryUsage.rss();
 }
 
 const ADVICE = 'Give the run more memory, or make the API\'s pages smaller (a "limit" parameter of the pagination).';

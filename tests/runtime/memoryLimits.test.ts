@@ -98,6 +98,52 @@ grow();
   }
 });
 
+test("under a container's limit the guard counts the memory the process holds, not the pages of Node's binary: it lets a run below the limit go on, and ends one that grows past it", {
+  skip: onLinux ? false : 'needs /proc',
+  timeout: 60_000,
+}, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-container-'));
+  const script = path.join(dir, 'container.ts');
+  // A container limit whose 85 % lies halfway between the process's own memory (RssAnon) and its
+  // RSS (which also counts the binary's file pages, ~35 MB): RSS is over it from the start, the
+  // process's own memory reaches it only when it grows.
+  fs.writeFileSync(
+    script,
+    `import fs from 'node:fs';
+import { guardMemory } from ${JSON.stringify(path.join(ROOT, 'src', 'runtime', 'memoryLimits.ts'))};
+const status = fs.readFileSync('/proc/self/status', 'utf8');
+const bytes = (line: RegExp): number => Number(line.exec(status)![1]) * 1024;
+const rss = bytes(/^VmRSS:\\s+(\\d+) kB$/m);
+const own = bytes(/^RssAnon:\\s+(\\d+) kB$/m);
+const container = Math.ceil((own + (rss - own) / 2) / 0.85);
+let phase = 'steady';
+guardMemory({ container }, (message) => { process.stdout.write(phase + ': ' + message + '\\n'); process.exit(2); });
+// Garbage only: many collections, the process's own memory about where it was.
+const churn = (): void => { for (let i = 0; i < 50; i++) Array.from({ length: 10000 }, (_, j) => ({ j })); };
+churn();
+setTimeout(() => {
+  churn();
+  setTimeout(() => {
+    phase = 'growing';
+    const kept: Buffer[] = [];
+    const grow = (): void => { kept.push(Buffer.alloc(4 * 1024 * 1024, 1)); churn(); setImmediate(grow); };
+    grow();
+  }, 50);
+}, 50);
+`,
+  );
+  try {
+    const r = spawnSync(process.execPath, ['--max-semi-space-size=1', script], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 2, `${r.stdout}\n${r.stderr.slice(0, 500)}`);
+    assert.match(
+      r.stdout,
+      /^growing: Out of memory: the run holds \d+ MiB of memory of its own against the container's memory limit of \d+ MiB\. Give the run more memory, or make the API's pages smaller \(a "limit" parameter of the pagination\)\.\n$/,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the limits are read from the kernel: ulimit -v is the address-space limit', { skip: onLinux ? false : 'needs /proc' }, () => {
   const r = spawnSync(
     'sh',
