@@ -21,10 +21,14 @@
  *   Tiny job       one request of 10 records: median wall time / the median of `node -e 0`,
  *                  interleaved (most scheduled jobs are this small: start-up is their cost).
  *
+ * Beside each peak RSS, the peak of its anonymous part (RssAnon, sampled; `sampleAnon`): what the
+ * process holds of its own, without the file-backed pages of Node's binary and libraries.
+ *
  * Options: --quick (smaller P2 and P3, for a smoke run); --tiny (the tiny job alone, ~10 s: the
  * start-up work measures with it, its last line `bench: tiny_ratio=… tiny_peak_rss_mb=…`). The last line printed is
  *   bench: p1_ratio=X p1_peak_rss_mb=… p2_peak_rss_mb=Y p2_growth=Z p3_speedup=W p3_peak_rss_mb=…
  *          p4_time_ratio=… p4_429_share=… p5_speedup=… tiny_ratio=… tiny_peak_rss_mb=…
+ *          p1_peak_anon_mb=… p2_peak_anon_mb=…
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -46,8 +50,36 @@ const RUN_TIMEOUT_MS = 180_000;
 interface Measured {
   wallMs: number;
   peakRssMb: number;
+  /** Peak RssAnon (sampled), MB: RSS without the file-backed pages of Node's binary and libraries. */
+  peakAnonMb: number;
   code: number | null;
   stdout: string;
+}
+
+const ANON_SAMPLE_MS = 5;
+
+/**
+ * The highest RssAnon of a running process, read from /proc/<pid>/status every ANON_SAMPLE_MS by
+ * this process (the measured one runs no extra code for it). RSS counts the pages of Node's binary
+ * and libraries (~35 MB for `node -e 0`, ~52 MB once a run has compiled and started a worker):
+ * shared with every process that runs node, and dropped and read again under a container's memory
+ * limit. RssAnon is what the process itself holds. NaN where /proc cannot be read.
+ */
+function sampleAnon(pid: number | undefined): () => number {
+  let peakKb = Number.NaN;
+  const read = (): void => {
+    try {
+      const kb = Number(/RssAnon:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+      if (Number.isFinite(kb) && !(kb <= peakKb)) peakKb = kb;
+    } catch {
+      // gone, or no /proc
+    }
+  };
+  const timer = setInterval(read, ANON_SAMPLE_MS);
+  return () => {
+    clearInterval(timer);
+    return peakKb / 1024;
+  };
 }
 
 function measure(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measured> {
@@ -62,10 +94,12 @@ function measure(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measured>
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+    const anonPeak = sampleAnon(child.pid);
     child.on('error', reject);
     child.on('close', (code) => {
       const wallMs = performance.now() - started;
       clearTimeout(timer);
+      const peakAnonMb = anonPeak();
       let peakRssMb = NaN;
       try {
         peakRssMb = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
@@ -73,7 +107,7 @@ function measure(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Measured>
       } catch {
         // killed before exit
       }
-      resolve({ wallMs, peakRssMb, code, stdout });
+      resolve({ wallMs, peakRssMb, peakAnonMb, code, stdout });
     });
   });
 }
@@ -149,7 +183,7 @@ function pagesConfig(base: string, prefetch: number): unknown {
 const TINY_ROUNDS = 15;
 
 /** The tiny job against `node -e 0`, interleaved: medians of wall time, and of the job's peak RSS. */
-async function tinyCase(base: string): Promise<{ nodeMs: number; tinyMs: number; tinyRssMb: number; dirs: string[] }> {
+async function tinyCase(base: string): Promise<{ nodeMs: number; tinyMs: number; tinyRssMb: number; tinyAnonMb: number; dirs: string[] }> {
   const config = {
     parameters: {
       api: { baseUrl: `${base}/` },
@@ -166,6 +200,7 @@ async function tinyCase(base: string): Promise<{ nodeMs: number; tinyMs: number;
     nodeMs: median(bare.map((m) => m.wallMs)),
     tinyMs: median(tiny.map((m) => m.wallMs)),
     tinyRssMb: median(tiny.map((m) => m.peakRssMb)),
+    tinyAnonMb: median(tiny.map((m) => m.peakAnonMb)),
     dirs: tiny.map((m) => m.dir),
   };
 }
@@ -201,6 +236,8 @@ const tableBytes = (dataDir: string): number => dirBytes(path.join(dataDir, 'out
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number, d = 2): string => n.toFixed(d);
+/** A peak RssAnon, or nothing where it could not be read. */
+const anon = (mb: number): string => (Number.isNaN(mb) ? '' : fmt(mb, 0));
 
 if (!fs.existsSync(path.join(root, 'dist', 'cli.js'))) throw new Error('dist/cli.js missing: run `npm run build` first');
 
@@ -212,7 +249,7 @@ async function tinyOnlyBench(): Promise<void> {
     const tiny = await tinyCase(server.base);
     dirs = tiny.dirs;
     console.log(
-      `node -e 0 ${fmt(tiny.nodeMs / 1000, 3)} s, tiny job ${fmt(tiny.tinyMs / 1000, 3)} s (medians of ${TINY_ROUNDS}, interleaved)`,
+      `node -e 0 ${fmt(tiny.nodeMs / 1000, 3)} s, tiny job ${fmt(tiny.tinyMs / 1000, 3)} s (medians of ${TINY_ROUNDS}, interleaved), peak anonymous memory ${anon(tiny.tinyAnonMb)} MB`,
     );
     console.log(`bench: tiny_ratio=${fmt(tiny.tinyMs / tiny.nodeMs)} tiny_peak_rss_mb=${fmt(tiny.tinyRssMb, 0)}`);
   } finally {
@@ -227,7 +264,7 @@ if (tinyOnly) {
 }
 const benchStarted = performance.now();
 const server = await startServer();
-const rows: string[][] = [['case', 'wall s', 'peak RSS MB', 'notes']];
+const rows: string[][] = [['case', 'wall s', 'peak RSS MB', 'anon MB', 'notes']];
 const cleanup: string[] = [];
 try {
   // Warm the server's page cache so neither side pays for rendering.
@@ -251,23 +288,27 @@ try {
   const floorMs = median(floors.map((m) => m.wallMs));
   const p1Ms = median(p1.map((m) => m.wallMs));
   const p1Rss = median(p1.map((m) => m.peakRssMb));
+  const p1Anon = median(p1.map((m) => m.peakAnonMb));
   const p1Ratio = p1Ms / floorMs;
   rows.push([
     'P1 floor (fetch+JSON.parse)',
     fmt(floorMs / 1000),
     fmt(median(floors.map((m) => m.peakRssMb)), 0),
+    anon(median(floors.map((m) => m.peakAnonMb))),
     `${P1_TOTAL / LIMIT} pages × ${LIMIT}, median of ${P1_ROUNDS}`,
   ]);
   rows.push([
     'P1 naive flattener (1 thread)',
     fmt(naiveMs / 1000),
     fmt(median(naives.map((m) => m.peakRssMb)), 0),
+    anon(median(naives.map((m) => m.peakAnonMb))),
     `no PHP rules, ${fmt(dirBytes(naiveDir) / 1048576, 0)} MB CSV, ratio ${fmt(naiveMs / floorMs)} (reference point)`,
   ]);
   rows.push([
     'P1 extractor',
     fmt(p1Ms / 1000),
     fmt(p1Rss, 0),
+    anon(p1Anon),
     `${fmt(P1_TOTAL / (p1Ms / 1000), 0)} records/s, ${fmt(tableBytes(p1[0]!.dir) / 1048576, 0)} MB CSV, ratio ${fmt(p1Ratio)}`,
   ]);
 
@@ -278,6 +319,7 @@ try {
     'P2 extractor',
     fmt(p2.wallMs / 1000),
     fmt(p2.peakRssMb, 0),
+    anon(p2.peakAnonMb),
     `${P2_TOTAL} records, ${fmt(tableBytes(p2.dir) / 1048576, 0)} MB CSV, growth ×${fmt(p2Growth)} vs P1`,
   ]);
 
@@ -286,11 +328,12 @@ try {
   cleanup.push(seq.dir, par.dir);
   const identical = outputOf(seq.dir) === outputOf(par.dir);
   const p3Speedup = seq.wallMs / par.wallMs;
-  rows.push(['P3 concurrency 1', fmt(seq.wallMs / 1000), fmt(seq.peakRssMb, 0), `${P3_IDS} child jobs × 20 ms`]);
+  rows.push(['P3 concurrency 1', fmt(seq.wallMs / 1000), fmt(seq.peakRssMb, 0), anon(seq.peakAnonMb), `${P3_IDS} child jobs × 20 ms`]);
   rows.push([
     'P3 concurrency default',
     fmt(par.wallMs / 1000),
     fmt(par.peakRssMb, 0),
+    anon(par.peakAnonMb),
     `speedup ×${fmt(p3Speedup)}, outputs ${identical ? 'byte-identical' : 'DIFFER'}`,
   ]);
   if (!identical) throw new Error(`P3 outputs differ: ${seq.dir} vs ${par.dir}`);
@@ -309,12 +352,14 @@ try {
     'P4 rate limit, from headers',
     fmt(p4.wallMs / 1000),
     fmt(p4.peakRssMb, 0),
+    anon(p4.peakAnonMb),
     `${p4Stats.requests} requests, ${p4Stats.tooMany} × 429, ideal ${fmt(p4Ideal, 0)} s, ratio ${fmt(p4Ratio)}, outputs ${p4Identical ? 'byte-identical' : 'DIFFER'}`,
   ]);
   rows.push([
     'P4 rate limit, configured',
     fmt(p4c.wallMs / 1000),
     fmt(p4c.peakRssMb, 0),
+    anon(p4c.peakAnonMb),
     `requestsPerSecond 100: ${p4cStats.requests} requests, ${p4cStats.tooMany} × 429, ratio ${fmt(p4c.wallMs / 1000 / p4Ideal)}`,
   ]);
   if (!p4Identical) throw new Error(`P4 outputs differ from P3's sequential run: ${p4.dir}, ${p4c.dir} vs ${seq.dir}`);
@@ -337,12 +382,14 @@ try {
     'P5 pages, sequential',
     fmt(p5Seq.wallMs / 1000),
     fmt(p5Seq.peakRssMb, 0),
+    anon(p5Seq.peakAnonMb),
     `${P5_PAGES} offset pages × 20 ms, median of ${P5_ROUNDS}`,
   ]);
   rows.push([
     `P5 pages, prefetch ${P5_PREFETCH}`,
     fmt(p5Ahead.wallMs / 1000),
     fmt(p5Ahead.peakRssMb, 0),
+    anon(p5Ahead.peakAnonMb),
     `speedup ×${fmt(p5Speedup)}, outputs ${p5Identical ? 'byte-identical' : 'DIFFER'}`,
   ]);
   if (!p5Identical) throw new Error(`P5 outputs differ: ${p5Seq.dir} vs ${p5Ahead.dir}`);
@@ -351,11 +398,12 @@ try {
   cleanup.push(...tiny.dirs);
   const tinyRatio = tiny.tinyMs / tiny.nodeMs;
   const p3PeakRss = Math.max(seq.peakRssMb, par.peakRssMb);
-  rows.push(['node -e 0', fmt(tiny.nodeMs / 1000, 3), '', `median of ${TINY_ROUNDS}, interleaved with the tiny job`]);
+  rows.push(['node -e 0', fmt(tiny.nodeMs / 1000, 3), '', '', `median of ${TINY_ROUNDS}, interleaved with the tiny job`]);
   rows.push([
     'Tiny job (1 request)',
     fmt(tiny.tinyMs / 1000, 3),
     fmt(tiny.tinyRssMb, 0),
+    anon(tiny.tinyAnonMb),
     `ratio ${fmt(tinyRatio)} to node -e 0, median of ${TINY_ROUNDS}`,
   ]);
 
@@ -363,7 +411,7 @@ try {
   for (const r of rows)
     console.log(
       r
-        .map((cell, c) => (c === 0 || c === 3 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+        .map((cell, c) => (c === 0 || c === r.length - 1 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
         .join('  ')
         .trimEnd(),
     );
@@ -371,7 +419,7 @@ try {
     `targets: p1_ratio ≤ 1.5, every peak RSS ≤ 96 MB, p2_growth ≤ 1.25, p3_speedup ≥ 8, p4_time_ratio ≤ 1.15, p4_429_share ≤ 0.01, p5_speedup ≥ 5, tiny_ratio ≤ 2; total bench time ${fmt((performance.now() - benchStarted) / 1000, 0)} s${quick ? ' (--quick)' : ''}`,
   );
   console.log(
-    `bench: p1_ratio=${fmt(p1Ratio)} p1_peak_rss_mb=${fmt(p1Rss, 0)} p2_peak_rss_mb=${fmt(p2.peakRssMb, 0)} p2_growth=${fmt(p2Growth)} p3_speedup=${fmt(p3Speedup)} p3_peak_rss_mb=${fmt(p3PeakRss, 0)} p4_time_ratio=${fmt(p4Ratio)} p4_429_share=${fmt(p4Share, 3)} p5_speedup=${fmt(p5Speedup)} tiny_ratio=${fmt(tinyRatio)} tiny_peak_rss_mb=${fmt(tiny.tinyRssMb, 0)}`,
+    `bench: p1_ratio=${fmt(p1Ratio)} p1_peak_rss_mb=${fmt(p1Rss, 0)} p2_peak_rss_mb=${fmt(p2.peakRssMb, 0)} p2_growth=${fmt(p2Growth)} p3_speedup=${fmt(p3Speedup)} p3_peak_rss_mb=${fmt(p3PeakRss, 0)} p4_time_ratio=${fmt(p4Ratio)} p4_429_share=${fmt(p4Share, 3)} p5_speedup=${fmt(p5Speedup)} tiny_ratio=${fmt(tinyRatio)} tiny_peak_rss_mb=${fmt(tiny.tinyRssMb, 0)} p1_peak_anon_mb=${anon(p1Anon)} p2_peak_anon_mb=${anon(p2.peakAnonMb)}`,
   );
 } finally {
   server.stop();
