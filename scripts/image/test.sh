@@ -108,12 +108,13 @@ start_mock
 case_demo
 case_compile_cache
 case_conformance
+case_small_container
 case_sync_action
 case_failing_config
 case_missing_config
 case_unwritable_data
 echo
-echo "image-test: figures (uid $RUN_UID, --read-only, tmpfs /tmp, --memory $(node -p 'require("./component.json").requiredMemory'))"
+echo "image-test: figures (uid $RUN_UID, --read-only, tmpfs /tmp, --memory $(node -p 'require("./component.json").requiredMemory'); small-container: --memory 96m)"
 echo "  build $((BUILD_SECONDS / 10)).$((BUILD_SECONDS % 10)) s (podman reuses the layers of an earlier build), image $IMAGE_MB MB"
 sed 's/^/  /' "$FIGURES"
 note "OK in $(seconds "$t0")"
