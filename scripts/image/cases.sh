@@ -16,17 +16,29 @@ start_mock() {
   fail "the mock server did not start: $(podman logs "$mock" 2>&1 | tail -3)"
 }
 
-# The demo's tables as dist/cli.js writes them on this machine (its own mock server on a free port).
-host_demo_tables() {
-  local dir="$1" pid port=''
-  demo_data "$dir"
-  node dist/mock-server/cli.js --dir data/mock-api --port 0 --host 127.0.0.1 >"$work/host-mock.out" 2>&1 &
-  pid=$!
+# Starts a server on this machine in the background (LOG, then a sed expression that prints the
+# port from its output, then the command) and waits up to 10 s for the port: sets server_pid, and
+# server_port (empty if it never came).
+start_host_server() {
+  local log="$1" port_of="$2"
+  shift 2
+  "$@" >"$log" 2>&1 &
+  server_pid=$!
+  server_port=''
   for _ in $(seq 1 100); do
-    port=$(sed -n 's/^listening 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/host-mock.out")
-    [ -n "$port" ] && break
+    server_port=$(sed -n "$port_of" "$log")
+    [ -n "$server_port" ] && return
     sleep 0.1
   done
+}
+
+# The demo's tables as dist/cli.js writes them on this machine (its own mock server on a free port).
+host_demo_tables() {
+  local dir="$1" pid port
+  demo_data "$dir"
+  start_host_server "$work/host-mock.out" 's/^listening 127\.0\.0\.1:\([0-9]*\)$/\1/p' \
+    node dist/mock-server/cli.js --dir data/mock-api --port 0 --host 127.0.0.1
+  pid=$server_pid port=$server_port
   node -e 'const fs = require("fs"); const [f, port] = process.argv.slice(1); const c = JSON.parse(fs.readFileSync(f));
     const u = new URL(c.parameters.api.baseUrl); u.port = port; c.parameters.api.baseUrl = u.href; fs.writeFileSync(f, JSON.stringify(c));' \
     "$dir/config.json" "$port"
@@ -92,14 +104,9 @@ case_conformance() {
 # drops under the limit; the memory guard counted them and ended such a run at its start
 # ("uses 82 MiB of the container's memory limit of 96 MiB", issue 28).
 case_small_container() {
-  local rc=0 pid port='' rows
-  node bench/server.ts --max-seconds 300 >"$work/bench-server.out" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 100); do
-    port=$(sed -n 's/^port=\([0-9]*\)$/\1/p' "$work/bench-server.out")
-    [ -n "$port" ] && break
-    sleep 0.1
-  done
+  local rc=0 pid port rows
+  start_host_server "$work/bench-server.out" 's/^port=\([0-9]*\)$/\1/p' node bench/server.ts --max-seconds 300
+  pid=$server_pid port=$server_port
   [ -n "$port" ] || { kill "$pid"; fail "small-container: the bench's API did not start: $(cat "$work/bench-server.out")"; }
   mkdir -p "$work/small"
   node -e 'console.log(JSON.stringify({ parameters: { api: { baseUrl: `http://127.0.0.1:${process.argv[1]}/`, pagination: { method: "offset", limit: 500 } },
