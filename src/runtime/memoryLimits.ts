@@ -119,7 +119,7 @@ function memoryExhaustion(limits: MemoryLimits, oldUsed: number, oldLimit: numbe
  * its start in a container of 96 MiB ("uses 82 MiB"), where the container had charged 41 MiB and
  * the run fits (docs/performance.md, issue 28). RSS where /proc/self/status has no RssAnon.
  */
-export function ownResidentBytes(): number {
+function ownResidentBytes(): number {
   try {
     const kib = /^RssAnon:\s+(\d+) kB$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1];
     if (kib !== undefined) return Number(kib) * 1024;
