@@ -66,11 +66,11 @@ const ANON_SAMPLE_MS = 5;
  * limit. RssAnon is what the process itself holds. NaN where /proc cannot be read.
  */
 function sampleAnon(pid: number | undefined): () => number {
-  let peakKb = Number.NaN;
+  let peakKb: number | undefined;
   const read = (): void => {
     try {
       const kb = Number(/RssAnon:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-      if (Number.isFinite(kb) && !(kb <= peakKb)) peakKb = kb;
+      if (Number.isFinite(kb)) peakKb = Math.max(peakKb ?? 0, kb);
     } catch {
       // gone, or no /proc
     }
@@ -78,7 +78,7 @@ function sampleAnon(pid: number | undefined): () => number {
   const timer = setInterval(read, ANON_SAMPLE_MS);
   return () => {
     clearInterval(timer);
-    return peakKb / 1024;
+    return peakKb === undefined ? Number.NaN : peakKb / 1024;
   };
 }
 
