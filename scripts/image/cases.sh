@@ -22,6 +22,9 @@ start_mock() {
 start_host_server() {
   local log="$1" port_of="$2"
   shift 2
+  # The log exists before the server starts: sed must not race the background shell's redirect
+  # (under set -e its "can't read" ended the whole test).
+  : >"$log"
   "$@" >"$log" 2>&1 &
   server_pid=$!
   server_port=''
