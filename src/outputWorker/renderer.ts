@@ -20,7 +20,7 @@ import path from 'node:path';
 import { CurrentOutput } from '../mapping/auto/currentParser.ts';
 import { Structure, type StructureSnapshot } from '../mapping/auto/structure.ts';
 import { Pause } from '../output/pause.ts';
-import { streamOf } from '../spool/frame.ts';
+import { streamedBatches } from '../spool/frame.ts';
 import { SpoolReader } from '../spool/reader.ts';
 import { serializeError } from './errorTransfer.ts';
 import type { FramesMessage, OutputWorkerData, WorkerReply } from './protocol.ts';
@@ -100,8 +100,8 @@ export class OutputRenderer {
   private async render(final: boolean): Promise<void> {
     const r = this.rendering!;
     try {
-      for (let dec = this.reader.next(); dec !== undefined; dec = this.reader.next()) {
-        await r.out.writeStreamed(streamOf(dec), this.pause);
+      for (const batch of streamedBatches(() => this.reader.next())) {
+        await r.out.writeStreamed(batch, this.pause);
         if (this.progress) Atomics.store(this.progress, 0, Math.floor(this.reader.position / 1024));
       }
     } catch (e) {

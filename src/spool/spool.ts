@@ -5,11 +5,13 @@
  * batch to a file instead and stream the batches back, in arrival order, when the tables are
  * written, so memory does not grow with the number of rows.
  *
- * This file is the writer (and the read-back of its own spool). Each batch becomes one frame
- * (frame.ts) of values in the spool's codec (valueCodec.ts). Frames are collected in an in-memory
- * buffer that is written with one `fs.writeSync` per MiB; a run whose batches fit in that buffer
- * never touches the disk. Both buffers (write and read, reader.ts) stay around 1 MiB: larger ones
- * only added to the RSS.
+ * This file is the writer (and the read-back of its own spool). Each batch becomes frames
+ * (frame.ts) of values in the spool's codec (valueCodec.ts): one, or a frame per MiB of a huge
+ * batch's records. Frames are collected in an in-memory buffer that is written with one
+ * `fs.writeSync` per MiB; a run whose batches fit in that buffer never touches the disk. Both
+ * buffers (write and read, reader.ts) stay around 1 MiB, whatever the size of a page: larger
+ * ones only added to the RSS. `onFlush` is told at batch boundaries only: a reader of the file
+ * (the output worker) never meets half a batch.
  *
  * The folder depends on the PHP value model (src/php/) alone: the automatic parser writes and
  * reads spools, and so does the output worker (src/outputWorker/), which reads the same file.
@@ -17,7 +19,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ValueDecoder, ValueEncoder } from './valueCodec.ts';
-import { decodeBatch, encodeBatch, streamOf, type SpooledBatch, type StreamedBatch } from './frame.ts';
+import { decodedBatches, encodeBatch, streamedBatches, type NextFrame, type SpooledBatch, type StreamedBatch } from './frame.ts';
 import { SpoolReader } from './reader.ts';
 
 /** Flush the write buffer to disk once it holds this much. */
@@ -63,14 +65,22 @@ export class Spool {
   }
 
   append(batch: SpooledBatch): void {
-    encodeBatch(this.enc, batch);
+    encodeBatch(this.enc, batch, () => {
+      if (this.enc.pos >= FLUSH_AT) this.writeOut();
+    });
     this.count++;
     if (this.enc.pos >= FLUSH_AT || this.options.flushEachBatch) this.flush();
   }
 
-  /** Writes the batches collected in memory to the file (creating it). */
+  /** Writes the batches collected in memory to the file (creating it), and says so (`onFlush`). */
   flush(): void {
     if (this.enc.pos === 0) return;
+    this.writeOut();
+    this.options.onFlush?.(this.fileBytes);
+  }
+
+  /** Writes the frames collected in memory to the file (creating it), a batch's last one or not. */
+  private writeOut(): void {
     if (this.fd === undefined) {
       fs.mkdirSync(this.dir, { recursive: true });
       // Unique in the run's own folder by process, counter and a random tail (threads count
@@ -88,12 +98,11 @@ export class Spool {
     this.enc.pos = 0;
     // Do not keep a huge buffer around after an exceptionally large batch.
     if (this.enc.buf.length > 4 * FLUSH_AT) this.enc.buf = Buffer.allocUnsafe(1024 * 1024);
-    this.options.onFlush?.(this.fileBytes);
   }
 
   /** Streams the batches back in arrival order. Appending while iterating is not supported. */
-  *batches(): Generator<SpooledBatch> {
-    for (const dec of this.frames()) yield decodeBatch(dec);
+  batches(): Generator<SpooledBatch> {
+    return decodedBatches(this.frames());
   }
 
   /**
@@ -101,31 +110,30 @@ export class Spool {
    * is garbage as soon as it was written out, instead of living (and being promoted to the old
    * generation) as long as its whole batch. Records not consumed are skipped.
    */
-  *streams(): Generator<StreamedBatch> {
-    for (const dec of this.frames()) yield streamOf(dec);
+  streams(): Generator<StreamedBatch> {
+    return streamedBatches(this.frames());
   }
 
-  /** The frames in order: a decoder positioned at each frame's payload, valid until the next one. */
-  private *frames(): Generator<ValueDecoder> {
+  /** The frames in order: each call gives a decoder at the next frame's payload, valid until the next call. */
+  private frames(): NextFrame {
     if (this.fd === undefined) {
       // Everything is still in memory.
       const end = this.enc.pos;
       const buf = this.enc.buf;
       const dec = new ValueDecoder(buf);
       let p = 0;
-      while (p < end) {
+      return () => {
+        if (p >= end) return undefined;
         const len = buf.readUInt32LE(p);
-        dec.buf = buf;
         dec.pos = p + 4;
         p += 4 + len;
-        yield dec;
-      }
-      return;
+        return dec;
+      };
     }
     this.flush();
     const reader = new SpoolReader(this.fd);
     reader.extend(this.fileBytes);
-    for (let dec = reader.next(); dec !== undefined; dec = reader.next()) yield dec;
+    return () => reader.next();
   }
 
   /** Closes and deletes the spool file. */

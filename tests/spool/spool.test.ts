@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { JsonObject, PhpArray, PhpFloat, type Value } from '../../src/php/value.ts';
+import { FRAME_BYTES, streamedBatches } from '../../src/spool/frame.ts';
+import { SpoolReader } from '../../src/spool/reader.ts';
 import { Spool } from '../../src/spool/spool.ts';
 import { tmpSpoolDir } from '../mapping/helpers.ts';
 
@@ -109,4 +111,77 @@ test('spool round-trips random values exactly (in memory and through the file)',
     assert.deepEqual(fs.readdirSync(dir), []);
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** The frames of a spool file up to `limit`: how many, and the largest one's length. */
+function framesOf(file: string, limit: number): { count: number; largest: number } {
+  const reader = new SpoolReader(fs.openSync(file, 'r'));
+  reader.extend(limit);
+  let count = 0;
+  let largest = 0;
+  let at = 0;
+  while (reader.next() !== undefined) {
+    count++;
+    largest = Math.max(largest, reader.position - at);
+    at = reader.position;
+  }
+  return { count, largest };
+}
+
+test('a huge batch is spooled as frames of about a MiB, read back whole, and announced only once complete', () => {
+  const dir = tmpSpoolDir();
+  const announced: number[] = [];
+  const spool = new Spool(dir, { onFlush: (bytes) => announced.push(bytes) });
+  const record = (i: number): Value =>
+    new JsonObject([
+      ['id', i],
+      ['text', `record ${i} `.repeat(20)],
+    ]);
+  const huge = Array.from({ length: 40_000 }, (_, i) => record(i));
+  const digests = huge.map((_, i) => i.toString(16).padStart(32, '0'));
+  spool.append({ records: [record(-1)], dataType: 'before', parentColumns: new Map() });
+  spool.append({ records: huge, dataType: 'huge', parentColumns: new Map<string, Value>([['parent_id', 7]]), digests });
+  spool.append({ records: [record(-2)], dataType: 'after', parentColumns: new Map() });
+  spool.flush();
+
+  const file = spool.path!;
+  const { count, largest } = framesOf(file, spool.written);
+  assert.ok(spool.written > 8 * FRAME_BYTES, `the huge batch takes ${spool.written} bytes`);
+  assert.ok(count >= 10, `${count} frames`);
+  assert.ok(largest < FRAME_BYTES + 64 * 1024, `the largest frame has ${largest} bytes`);
+  // Each announcement ends at a batch's end: a reader stopping there reads whole batches.
+  for (const limit of announced) {
+    const reader = new SpoolReader(fs.openSync(file, 'r'));
+    reader.extend(limit);
+    const types = [...streamedBatches(() => reader.next())].map((b) => b.dataType);
+    assert.ok(['before,huge', 'before,huge,after'].includes(types.join(',')), `${types.join(',')} up to ${limit}`);
+  }
+
+  const whole = [...spool.batches()];
+  assert.deepEqual(
+    whole.map((b) => [b.dataType, b.records.length]),
+    [
+      ['before', 1],
+      ['huge', 40_000],
+      ['after', 1],
+    ],
+  );
+  assert.equal(canon(whole[1]!.records), canon(huge));
+  assert.deepEqual(whole[1]!.digests, digests);
+  assert.equal(canon(new PhpArray(whole[1]!.parentColumns)), canon(new PhpArray(new Map<string, Value>([['parent_id', 7]]))));
+
+  // Streamed: half of the huge batch read (with its digests), the rest skipped, the next batch intact.
+  const seen: string[] = [];
+  for (const b of spool.streams()) {
+    const n = b.dataType === 'huge' ? 20_001 : b.count;
+    for (let i = 0; i < n; i++) {
+      const v = b.next();
+      if (b.dataType === 'huge') assert.equal(b.digest(), digests[i], `digest ${i}`);
+      if (b.dataType === 'huge' && i === 20_000) assert.equal(canon(v), canon(huge[20_000]!));
+    }
+    seen.push(b.dataType);
+  }
+  assert.deepEqual(seen, ['before', 'huge', 'after']);
+  spool.close();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
