@@ -98,17 +98,38 @@ function lazyRecordsFrom(): number {
   return lazyFrom;
 }
 
-function decodeBody(res: ClientResponse, secrets?: SecretRegistry, records?: RecordsAt): Value {
+/** `release`: the body's bytes are freed once they are text (`releaseBody`), before the decoding. */
+function decodeBody(res: ClientResponse, secrets?: SecretRegistry, records?: RecordsAt, release = false): Value {
+  const bytes = res.body.length;
   const text = decodeUtf8Lossy(res.body);
+  if (release) releaseBody(res);
   try {
-    return decodeJson(text, 'response', records !== undefined && res.body.length >= lazyRecordsFrom() ? records : undefined);
+    return decodeJson(text, 'response', records !== undefined && bytes >= lazyRecordsFrom() ? records : undefined);
   } catch (e) {
     if (!(e instanceof JsonDecodeError)) throw e;
-    const json = text.length > MAX_CONTEXT_BODY ? bodyExcerpt(text, res.body.length, secrets) : text;
+    const json = text.length > MAX_CONTEXT_BODY ? bodyExcerpt(text, bytes, secrets) : text;
     throw new UserError(`Invalid JSON response from API: JSON decode error: ${e.apiReason}`, {
       context: { json, errDetail: e.reason },
     });
   }
+}
+
+const NO_BYTES = Buffer.alloc(0);
+
+/**
+ * Frees a decoded page's bytes now: the page is held as its decoded value (a large one as its
+ * text) while its records are processed, and the bytes were held beside it — by the page loop, by
+ * a request sent ahead — until a full garbage collection, which a page's processing may not bring
+ * for seconds: a page of 200 MB was held twice, and ended in the kernel's kill in the platform's
+ * 512 MB container (docs/performance.md, "Huge pages"). A body that has its memory to itself is
+ * detached (`ArrayBuffer.prototype.transfer`, which frees it at once); one that is a slice of
+ * Node's pool of small buffers is only dropped. The response keeps an empty body.
+ */
+export function releaseBody(res: ClientResponse): void {
+  const body = res.body;
+  res.body = NO_BYTES;
+  const memory = body.buffer as ArrayBufferLike & { transfer?: (length: number) => ArrayBuffer };
+  if (body.length > 0 && body.byteOffset === 0 && memory.byteLength === body.length && memory instanceof ArrayBuffer) memory.transfer?.(0);
 }
 
 /** PHP loose `in_array`: "404" matches 404. */
@@ -122,8 +143,18 @@ function listed(ignoreErrors: readonly Value[], status: number): boolean {
   });
 }
 
-/** `records`: where the job looks for its records (decoded lazily when the body is large). */
-export function interpretResponse(res: ClientResponse, ignoreErrors: readonly Value[], logger: Logger, records?: RecordsAt): Value {
+/**
+ * `records`: where the job looks for its records (decoded lazily when the body is large).
+ * `release`: the caller gives the response's bytes up — freed as soon as they are text
+ * (`releaseBody`); a page's text and its bytes then never live side by side while it is decoded.
+ */
+export function interpretResponse(
+  res: ClientResponse,
+  ignoreErrors: readonly Value[],
+  logger: Logger,
+  records?: RecordsAt,
+  release = false,
+): Value {
   checkBodySize(res);
   const ignored = listed(ignoreErrors, res.status);
   if (res.status >= 400) {
@@ -132,7 +163,7 @@ export function interpretResponse(res: ClientResponse, ignoreErrors: readonly Va
     logger.warning(`Failed to get response ${error.summary}`);
     return decodeOrErrorData(res, logger, 'Failed to parse response ');
   }
-  if (!ignored) return decodeBody(res, logger.secrets, records);
+  if (!ignored) return decodeBody(res, logger.secrets, records, release);
   return decodeOrErrorData(res, logger, 'Failed to get response ');
 }
 

@@ -8,7 +8,7 @@ import type { FunctionContext } from '../functions/index.ts';
 import type { ClientResponse, HttpClient } from '../http/client.ts';
 import type { PreparedRequest } from '../http/prepared.ts';
 import { buildRequest, type RequestSettings, requestErrorMember } from '../http/request.ts';
-import { interpretResponse } from '../http/response.ts';
+import { interpretResponse, releaseBody } from '../http/response.ts';
 import { phpString } from '../php/stringConversion.ts';
 import { sameValue } from '../php/equality.ts';
 import type { PhpArray, Value } from '../php/value.ts';
@@ -228,7 +228,9 @@ export class JobRunner {
       } else {
         response = await this.sendPage(path, description, [...run.order, page], ahead, page);
       }
-      const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger, recordsAt(job.dataField));
+      // The page's bytes are freed once they are text; an ignored error status's, once decoded.
+      const value = interpretResponse(response, this.ctx.api.ignoreErrors, logger, recordsAt(job.dataField), true);
+      releaseBody(response);
       if (previous !== undefined && previousEdits.whileUndone(() => sameValue(previous!, value))) {
         logger.debug(`Job '${job.identity!}' finished when last response matched the previous!`);
         if (page === 1 && previousRecords.length > 0 && previousRequest !== undefined) {
