@@ -61,6 +61,9 @@ function readCache(folders: CacheFolders | undefined, name: string): Buffer | un
   return undefined;
 }
 
+/** Caches of one script kept in the writable folder: the newest, by modification time. */
+export const CACHES_KEPT = 4;
+
 /**
  * Writes through a temporary name, so a concurrent run never reads half a cache. The folder is
  * made here, when a cache is written, not at every start (src/runtime/compileCache.ts).
@@ -73,6 +76,30 @@ function writeCache(dir: string, name: string, data: Buffer): void {
     fs.renameSync(temporary, path.join(dir, name));
   } catch {
     fs.rmSync(temporary, { force: true });
+    return;
+  }
+  pruneCaches(dir, name);
+}
+
+/**
+ * Each build of the bundle has a cache of its own name (~700 KB) and none was ever removed: a
+ * developer's /tmp held 200 of them (150 MB). Beyond the CACHES_KEPT newest of the script, older
+ * ones go when a new one is written — a few, so that two checkouts used in turn keep theirs.
+ */
+function pruneCaches(dir: string, name: string): void {
+  const script = name.slice(0, name.indexOf('-') + 1);
+  try {
+    const caches = fs
+      .readdirSync(dir)
+      .filter((entry) => entry.startsWith(script) && entry.endsWith('.v8cache') && entry !== name)
+      .map((entry) => ({
+        file: path.join(dir, entry),
+        mtimeMs: fs.statSync(path.join(dir, entry), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+      }))
+      .sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const { file } of caches.slice(CACHES_KEPT - 1)) fs.rmSync(file, { force: true });
+  } catch {
+    // Not pruned (the folder went away, a file is not ours to remove): only disk space.
   }
 }
 

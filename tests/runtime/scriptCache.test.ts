@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import v8 from 'node:v8';
 import type { CacheFolders } from '../../src/runtime/compileCache.ts';
-import { loadScript, SCRIPT_WRAPPER } from '../../src/runtime/scriptCache.ts';
+import { CACHES_KEPT, loadScript, SCRIPT_WRAPPER } from '../../src/runtime/scriptCache.ts';
 
 const SCRIPT_CACHE = path.resolve(import.meta.dirname, '..', '..', 'src', 'runtime', 'scriptCache.ts');
 
@@ -125,4 +125,26 @@ test('the cache folder is made when a cache is written, not when the script is r
   loaded.saveCache();
   assert.equal(cacheFiles(writable).length, 1);
   assert.equal(fs.statSync(writable).mode & 0o777, 0o700);
+});
+
+test("old builds' caches of the script are removed when a new one is written: the newest few stay, other scripts' stay", () => {
+  const file = writeScript('bundle.cjs', 'h');
+  const other = path.join(work, 'other.cjs-1-2-3.v8cache');
+  fs.writeFileSync(other, 'another script');
+  const start = fs.statSync(file).mtime.getTime();
+  const names: string[] = [];
+  for (let build = 0; build < CACHES_KEPT + 3; build++) {
+    // A rebuild: the same file, a newer modification time, so a cache of a name of its own.
+    fs.utimesSync(file, new Date(start), new Date(start + (build + 1) * 2000));
+    loadScript(file, { writable: work }).saveCache();
+    names.push(cacheFiles(work).find((f) => f.startsWith('bundle.cjs-') && !names.includes(f))!);
+    assert.ok(cacheFiles(work).filter((f) => f.startsWith('bundle.cjs-')).length <= CACHES_KEPT);
+  }
+  assert.deepEqual(
+    cacheFiles(work)
+      .filter((f) => f.startsWith('bundle.cjs-'))
+      .sort(),
+    names.slice(-CACHES_KEPT).sort(),
+  );
+  assert.ok(fs.existsSync(other));
 });
