@@ -7,11 +7,11 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { json, startServer, type TestServer } from '../helpers/httpServer.ts';
 import { makeDataDir, outIsEmpty, readTables, runIn } from '../helpers/dataDir.ts';
 import * as extractor from '../../src/extractor.ts';
+import { tempDir } from '../helpers/tempDirs.ts';
 
 const servers: TestServer[] = [];
 after(async () => {
@@ -151,7 +151,7 @@ test('a login apiRequest query path that names an object: exit 2 as the referenc
 
 test('the built command prints no stack trace for these failures either', { skip: !fs.existsSync('dist/cli.js') }, async () => {
   const s = await api('{"data":[{"id":1}],"next":{"page":2}}');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'exit-codes-'));
+  const dir = tempDir('exit-codes-');
   fs.writeFileSync(
     path.join(dir, 'config.json'),
     configText(`${s.url}/`, {}, {}, { pagination: { method: 'response.url', urlKey: 'next', paramIsQuery: true } }),

@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { RunState } from '../../src/component/state.ts';
 import { makeDataDir, runIn } from '../helpers/dataDir.ts';
 import { json, serversClosedAfterTests } from '../helpers/httpServer.ts';
+import { tempDir } from '../helpers/tempDirs.ts';
 
 const api = serversClosedAfterTests();
 
@@ -63,7 +63,7 @@ test('a failed run puts back the out/state.json a previous run left in the folde
 test('a symlink planted where the temporary state used to be written is not followed', async () => {
   const s = await usersApi();
   const dir = makeDataDir(usersConfig(`${s.url}/`));
-  const victim = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ge-victim-')), 'victim.txt');
+  const victim = path.join(tempDir('ge-victim-'), 'victim.txt');
   fs.writeFileSync(victim, 'precious');
   fs.mkdirSync(path.join(dir, 'out'));
   // The name the state was written under before: out/state.json.tmp-<pid> (runIn runs in this process).
@@ -75,7 +75,7 @@ test('a symlink planted where the temporary state used to be written is not foll
 });
 
 test('the temporary state file is opened exclusively under a new random name each time', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-state-'));
+  const dir = tempDir('ge-state-');
   const names = new Set<string>();
   const opened: string[] = [];
   const openSync = fs.openSync;

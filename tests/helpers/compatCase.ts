@@ -5,10 +5,10 @@
  * requests reached the server.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as extractor from '../../src/extractor.ts';
 import { type Received, startServer } from './httpServer.ts';
+import { tempDir } from './tempDirs.ts';
 
 export const CASES = path.join(import.meta.dirname, '..', 'component', 'compat-cases');
 
@@ -99,7 +99,7 @@ export async function runCase(name: string, options: { previousStart?: number; o
     res.writeHead(status, { 'Content-Type': 'application/json' });
     res.end(body);
   });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compat-case-'));
+  const dir = tempDir('compat-case-');
   try {
     const config = fs.readFileSync(path.join(caseDir, 'config.json'), 'utf8').replace('127.0.0.1:PORT', `127.0.0.1:${server.port}`);
     fs.writeFileSync(path.join(dir, 'config.json'), config);

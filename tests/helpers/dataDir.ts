@@ -1,8 +1,8 @@
 /** Temporary data folders for end-to-end runs of the component. */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as extractor from '../../src/extractor.ts';
+import { tempDir } from './tempDirs.ts';
 
 export interface RunResult {
   code: number;
@@ -13,7 +13,7 @@ export interface RunResult {
 }
 
 export function makeDataDir(config: unknown, state?: unknown): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ge-test-'));
+  const dir = tempDir('ge-test-');
   fs.writeFileSync(path.join(dir, 'config.json'), typeof config === 'string' ? config : JSON.stringify(config));
   if (state !== undefined) {
     fs.mkdirSync(path.join(dir, 'in'));

@@ -1,8 +1,8 @@
 /** A self-signed certificate for TLS tests, made with the openssl CLI (Node cannot issue one). */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from './tempDirs.ts';
 
 /** A skip reason for node:test when the openssl CLI is not installed, else false. */
 export function opensslMissing(): string | false {
@@ -16,7 +16,7 @@ export function opensslMissing(): string | false {
 
 /** A certificate for `localhost` (CN and subjectAltName), valid for two days, with its key. */
 export function selfSignedCertificate(): { key: string; cert: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tls-test-'));
+  const dir = tempDir('tls-test-');
   try {
     execFileSync(
       'openssl',

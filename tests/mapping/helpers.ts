@@ -4,7 +4,6 @@
  * path placeholders per 03 §4.4/§4.7), and CSV rendering with `csvLine`.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { decodeJson } from '../../src/php/jsonDecode.ts';
 import { type Value, isEmpty, isList, isMap, PhpArray, JsonObject } from '../../src/php/value.ts';
@@ -19,6 +18,7 @@ import { lookupStrict, NOT_FOUND } from '../../src/php/pathLookup.ts';
 import { dataFieldOf } from '../../src/jobs/dataField.ts';
 import { extractRecords as extractFromResponse } from '../../src/jobs/records.ts';
 import { createLogger } from '../../src/logging/logger.ts';
+import { tempDir } from '../helpers/tempDirs.ts';
 
 export const EXAMPLES = '/work/shared/conformance/examples';
 
@@ -61,7 +61,7 @@ export function testLogger(): TestLogger {
 }
 
 export function tmpSpoolDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'auto-parser-test-'));
+  return tempDir('auto-parser-test-');
 }
 
 /** 03 §0.5 lookup; `undefined` = not found. */
