@@ -5,9 +5,9 @@
  * 188 MB, held by the main thread while it encoded it and by the output worker while it read it.
  *
  * Each frame: its byte length (u32), then its payload: a kind byte (FIRST or MORE); for FIRST the
- * batch's data type, parent columns, record count and whether link digests follow the records;
- * then, for both, the frame's record count, where its digests start (from the payload's start, 0
- * without digests), the frame's records in the value codec (valueCodec.ts) and their digests.
+ * batch's data type, parent columns and record count; then, for both, the frame's record count,
+ * where its records' link digests start (from the payload's start; 0: none were computed before
+ * spooling), its records in the value codec (valueCodec.ts) and their digests.
  *
  * Its own file: the reader (reader.ts) and the writer (spool.ts) read a frame's length prefix and
  * nothing else; only this file knows what a frame holds.
@@ -36,7 +36,6 @@ export const FRAME_BYTES = 1024 * 1024;
  * encoder's bytes out and start over at position 0 (keys stay numbered across frames).
  */
 export function encodeBatch(enc: ValueEncoder, batch: SpooledBatch, frameDone: () => void = () => {}): void {
-  const { records, digests } = batch;
   let frameStart = enc.pos;
   enc.u32(0);
   enc.u8(FIRST);
@@ -46,31 +45,37 @@ export function encodeBatch(enc: ValueEncoder, batch: SpooledBatch, frameDone: (
     enc.string(k);
     enc.value(v);
   }
-  enc.u32(records.length);
-  enc.u8(digests ? 1 : 0);
-  let from = 0;
-  for (;;) {
-    const countAt = enc.pos;
-    enc.u32(0);
-    enc.u32(0);
-    let to = from;
-    const digestBytes = digests ? DIGEST_LENGTH : 0;
-    while (to < records.length && (to === from || enc.pos - frameStart + (to - from) * digestBytes < FRAME_BYTES))
-      enc.value(records[to++]!);
-    enc.buf.writeUInt32LE(to - from, countAt);
-    if (digests) {
-      enc.buf.writeUInt32LE(enc.pos - frameStart - 4, countAt + 4);
-      enc.ensure((to - from) * DIGEST_LENGTH);
-      for (let i = from; i < to; i++) enc.pos += enc.buf.write(digests[i]!, enc.pos, DIGEST_LENGTH, 'latin1');
-    }
+  enc.u32(batch.records.length);
+  for (let from = 0; ; ) {
+    from = encodeFrameRecords(enc, batch, from, frameStart);
     enc.buf.writeUInt32LE(enc.pos - frameStart - 4, frameStart);
-    if (to >= records.length) return;
-    from = to;
+    if (from >= batch.records.length) return;
     frameDone();
     frameStart = enc.pos;
     enc.u32(0);
     enc.u8(MORE);
   }
+}
+
+/**
+ * Writes the records of the frame that starts at `frameStart` from record `from` on (at least
+ * one, then until the frame holds FRAME_BYTES), with their count and digests; returns where the
+ * next frame starts.
+ */
+function encodeFrameRecords(enc: ValueEncoder, { records, digests }: SpooledBatch, from: number, frameStart: number): number {
+  const countAt = enc.pos;
+  enc.u32(0);
+  enc.u32(0);
+  const digestBytes = digests ? DIGEST_LENGTH : 0;
+  let to = from;
+  while (to < records.length && (to === from || enc.pos - frameStart + (to - from) * digestBytes < FRAME_BYTES)) enc.value(records[to++]!);
+  enc.buf.writeUInt32LE(to - from, countAt);
+  if (digests) {
+    enc.buf.writeUInt32LE(enc.pos - frameStart - 4, countAt + 4);
+    enc.ensure((to - from) * DIGEST_LENGTH);
+    for (let i = from; i < to; i++) enc.pos += enc.buf.write(digests[i]!, enc.pos, DIGEST_LENGTH, 'latin1');
+  }
+  return to;
 }
 
 /** A batch whose records are decoded one at a time, in order, by `next()` (`count` calls). */
@@ -108,50 +113,70 @@ function continuation(nextFrame: NextFrame): { dec: ValueDecoder; records: Frame
   return { dec, records: frameRecords(dec, payloadAt) };
 }
 
+/** A batch read from its first frame on, pulling its continuation frames as its records are read. */
+class FramedBatch implements StreamedBatch {
+  readonly dataType: string;
+  readonly parentColumns = new Map<string, Value>();
+  readonly count: number;
+  private readonly nextFrame: NextFrame;
+  private dec: ValueDecoder;
+  private frame: FrameRecords;
+  /** Records read of the current frame, and of the batch's frames read so far. */
+  private inFrame = 0;
+  private framed: number;
+  private left: number;
+
+  /** `dec`: at the payload of the batch's first frame. */
+  constructor(dec: ValueDecoder, nextFrame: NextFrame) {
+    const payloadAt = dec.pos;
+    if (dec.buf[dec.pos++] !== FIRST) throw new Error('spool: a batch starts with a continuation frame');
+    this.dataType = dec.string();
+    const pcCount = dec.u32();
+    for (let i = 0; i < pcCount; i++) {
+      const k = dec.string();
+      this.parentColumns.set(k, dec.value());
+    }
+    this.count = this.left = dec.u32();
+    this.dec = dec;
+    this.nextFrame = nextFrame;
+    this.frame = frameRecords(dec, payloadAt);
+    this.framed = this.frame.count;
+  }
+
+  // Arrow functions: a consumer passes `next` on alone (currentParser.ts, `writeStreamed`'s slices).
+  readonly next = (): Value => {
+    if (this.left-- <= 0) throw new Error('spool: no more records in this batch');
+    while (this.inFrame === this.frame.count) {
+      ({ dec: this.dec, records: this.frame } = continuation(this.nextFrame));
+      this.framed += this.frame.count;
+      this.inFrame = 0;
+    }
+    this.inFrame++;
+    return this.dec.value();
+  };
+
+  readonly digest = (): string | undefined => {
+    const { buf, digestsAt } = this.frame;
+    if (digestsAt < 0 || this.inFrame === 0) return undefined;
+    const at = digestsAt + (this.inFrame - 1) * DIGEST_LENGTH;
+    return buf.toString('latin1', at, at + DIGEST_LENGTH);
+  };
+
+  /** Reads past the frames of records not read, to the next batch's first frame. */
+  skipRest(): void {
+    while (this.framed < this.count) this.framed += continuation(this.nextFrame).records.count;
+  }
+}
+
 /**
  * The batches of the frames `nextFrame` gives, in order, their records decoded as they are
  * consumed (each batch before the next one is asked for). Records not consumed are skipped.
  */
 export function* streamedBatches(nextFrame: NextFrame): Generator<StreamedBatch> {
   for (let dec = nextFrame(); dec !== undefined; dec = nextFrame()) {
-    const payloadAt = dec.pos;
-    if (dec.buf[dec.pos++] !== FIRST) throw new Error('spool: a batch starts with a continuation frame');
-    const dataType = dec.string();
-    const pcCount = dec.u32();
-    const parentColumns = new Map<string, Value>();
-    for (let i = 0; i < pcCount; i++) {
-      const k = dec.string();
-      parentColumns.set(k, dec.value());
-    }
-    const count = dec.u32();
-    dec.pos++; // whether digests follow: each frame says where its own are
-    let frame = frameRecords(dec, payloadAt);
-    let current = dec;
-    let inFrame = 0;
-    let framed = frame.count;
-    let lastDigest = -1;
-    let left = count;
-    yield {
-      dataType,
-      parentColumns,
-      count,
-      next: () => {
-        if (left-- <= 0) throw new Error('spool: no more records in this batch');
-        while (inFrame === frame.count) {
-          ({ dec: current, records: frame } = continuation(nextFrame));
-          framed += frame.count;
-          inFrame = 0;
-        }
-        lastDigest = inFrame++;
-        return current.value();
-      },
-      digest: () =>
-        frame.digestsAt < 0
-          ? undefined
-          : frame.buf.toString('latin1', frame.digestsAt + lastDigest * DIGEST_LENGTH, frame.digestsAt + (lastDigest + 1) * DIGEST_LENGTH),
-    };
-    // Frames of records the consumer left: read past them, to the next batch's first frame.
-    while (framed < count) framed += continuation(nextFrame).records.count;
+    const batch = new FramedBatch(dec, nextFrame);
+    yield batch;
+    batch.skipRest();
   }
 }
 
