@@ -112,8 +112,9 @@ function attrNames(value: unknown, names = new Set<string>()): Set<string> {
 /**
  * What the platform's UI asks the user for: a template reads fields of `parameters.config` the
  * user fills in a form (`{"attr": "domain"}`), and a component with OAuth gets its credentials
- * from the platform. Missing ones are given dummy values, so that the run goes past them (a
- * top-level name with a dot, like `authorization.token`, is left alone: it is a path).
+ * from the platform (`authorization`, read only by OAuth). Missing ones are given dummy values,
+ * so that the run goes past them (a name with a dot, like `authorization.token`, is left alone:
+ * it is a path).
  */
 function withUserData(config: Record<string, unknown>): Record<string, unknown> {
   const parameters = (config['parameters'] ?? {}) as Record<string, unknown>;
@@ -129,8 +130,7 @@ function withUserData(config: Record<string, unknown>): Record<string, unknown> 
       '#data': '{"access_token":"dummy-token","refresh_token":"dummy-refresh"}',
     },
   };
-  const authorization = config['authorization'] ?? (JSON.stringify(parameters).includes('oauth') ? { oauth_api: oauth } : undefined);
-  return { ...config, ...(authorization !== undefined ? { authorization } : {}), parameters: { ...parameters, config: filled } };
+  return { ...config, authorization: config['authorization'] ?? { oauth_api: oauth }, parameters: { ...parameters, config: filled } };
 }
 
 /**
